@@ -1,0 +1,35 @@
+/* Shared by the benchmark workloads: CHECK() for CUDA runtime calls, a monotonic host clock,
+ * and the one output line the runner reads (BENCH_TIME_MS = time of the timed section, after
+ * warm-up, measured on the host around the launches and a final synchronize). */
+#ifndef CUCHECK_BENCH_COMMON_H
+#define CUCHECK_BENCH_COMMON_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                        \
+    do {                                                                                   \
+        cudaError_t check_err_ = (call);                                                   \
+        if (check_err_ != cudaSuccess) {                                                   \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,           \
+                    cudaGetErrorString(check_err_));                                       \
+            exit(1);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+static inline double bench_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static inline void bench_report(const char *name, double ms, int iters)
+{
+    printf("%s: %d timed iterations, %.3f ms per iteration\n", name, iters, ms / iters);
+    printf("BENCH_TIME_MS %.3f\n", ms);
+}
+
+#endif

@@ -1,0 +1,15 @@
+# Optional Debian libraries. Each sets CUCHECK_HAVE_<NAME> and an imported target when found;
+# code that uses one checks the matching compile definition.
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(ZSTD QUIET IMPORTED_TARGET libzstd)
+  pkg_check_modules(LZ4 QUIET IMPORTED_TARGET liblz4)
+  pkg_check_modules(LIBDW QUIET IMPORTED_TARGET libdw)
+endif()
+foreach(dep ZSTD LZ4 LIBDW)
+  if(${dep}_FOUND)
+    message(STATUS "cucheck: ${dep} found")
+  else()
+    message(STATUS "cucheck: ${dep} not found (install the Debian -dev package; scripts/setup-deps.sh does)")
+  endif()
+endforeach()

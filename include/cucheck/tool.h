@@ -1,0 +1,55 @@
+/* cucheck tool interface: every analysis (memcheck, streamcheck, ...) is a cc_tool. The live agent
+ * and `cucheck replay` drive the same tool code: init once, on_event for every event in order,
+ * on_exit once at the end (also when the program crashed; the last event may then be missing).
+ * A tool lives in src/tools/<name>/ and is listed once in src/tools/registry.c. */
+#ifndef CUCHECK_TOOL_H
+#define CUCHECK_TOOL_H
+
+#include "cucheck/event.h"
+#include "cucheck/finding.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One option a tool accepts, as `--name VALUE` (takes_value) or `--name` on the command line. */
+typedef struct cc_option_spec {
+    const char *name;      /* without the leading dashes */
+    int takes_value;
+    const char *value_name; /* for help: "N", "FILE", ... */
+    const char *help;
+} cc_option_spec;
+
+/* What the driver (agent or replay) offers a running tool. */
+typedef struct cc_tool_host {
+    /* Report a finding; the reporter deduplicates, suppresses, counts and writes it at once. */
+    void (*report)(struct cc_tool_host *host, const cc_finding *finding);
+    /* The value of a tool option ("1" for a flag that was given), or NULL if not given. */
+    const char *(*option)(struct cc_tool_host *host, const char *name);
+    /* A host stack defined by an earlier CC_EV_HOST_STACK event, or NULL. */
+    const cc_ev_host_stack *(*stack)(struct cc_tool_host *host, uint64_t callsite);
+    /* Say what was checked ("kernels checked 214/214, launches instrumented 1,204/81,000");
+     * printed after the findings and kept in the report file. */
+    void (*note)(struct cc_tool_host *host, const char *text);
+    void *impl;            /* the driver's own state */
+} cc_tool_host;
+
+typedef struct cc_tool {
+    const char *name;
+    const char *summary;            /* one line for `cucheck --help` */
+    const cc_option_spec *options;  /* terminated by an entry with name == NULL; may be NULL */
+    /* Create the tool's state; NULL with a message in err on failure (bad option value, ...). */
+    void *(*init)(cc_tool_host *host, char *err, size_t errlen);
+    void (*on_event)(void *state, const cc_event *ev);
+    /* End of the event stream: report what is only known at the end, then free the state. */
+    void (*on_exit)(void *state);
+} cc_tool;
+
+/* The registry (src/tools/registry.c). */
+const cc_tool *cc_tool_find(const char *name);
+const cc_tool *const *cc_tool_list(void); /* NULL-terminated */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

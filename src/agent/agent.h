@@ -1,0 +1,101 @@
+/* Internal state and functions of the injected agent (libcucheck_agent.so). One process-wide
+ * cc_agent holds the session (tool + reporter), the optional .cuevt recorder and the Sanitizer
+ * subscription; the files of src/agent/ each own one part (entry, outputs, emit, callbacks by
+ * domain, patch loading, exit/signal/fork handling). */
+#ifndef CUCHECK_AGENT_AGENT_H
+#define CUCHECK_AGENT_AGENT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sanitizer.h>
+#include "cucheck/event.h"
+#include "core/evtio.h"
+#include "core/session.h"
+
+/* Not part of core/agent_env.h (the CLI never sets it): "1" makes the agent explain itself on
+ * stderr (no patches embedded, libcuda missing, ...). */
+#define CC_ENV_VERBOSE "CUCHECK_VERBOSE"
+
+#define CC_AGENT_PATH_MAX 4096
+
+typedef struct cc_agent {
+    /* Set once by the first initializer. */
+    int verbose;
+    int quiet;
+    int subscribed;                      /* sanitizerSubscribe succeeded */
+    Sanitizer_SubscriberHandle subscriber;
+    char tool[128];
+
+    /* Per process (re-set in a fork child). Guarded by `lock`: emitters hold it for reading,
+     * opening and closing take it for writing. */
+    pthread_rwlock_t lock;
+    pid_t pid;
+    cc_session *session;
+    cc_evt_writer *recorder;
+    char report_path[CC_AGENT_PATH_MAX];
+    char record_path[CC_AGENT_PATH_MAX];
+    atomic_int reopen_pending;           /* fork child: open outputs on first event */
+    atomic_int finished;                 /* PROCESS_EXIT emitted; later events are dropped */
+
+    atomic_uint_fast64_t next_launch_id; /* launch ids start at 1 */
+} cc_agent;
+
+extern cc_agent cc_agent_g;
+
+/* agent_outputs.c: open the session and recorder for the current pid (from the environment);
+ * emits PROCESS_START. 0 on success, -1 after printing one line (the agent then stays inert). */
+int cc_agent_open_outputs(void);
+/* Emit PROCESS_EXIT and close the session and recorder (idempotent). */
+void cc_agent_close_outputs(uint32_t reason, int32_t code);
+/* Flush the recorder and reporter without locking (fatal-signal path; best effort). */
+void cc_agent_flush_outputs_unlocked(void);
+/* Flush with the lock held (before fork). */
+void cc_agent_flush_outputs(void);
+
+/* agent_emit.c */
+void cc_agent_event_init(cc_event *ev, cc_event_kind kind); /* zero + header (tid, timestamp) */
+void cc_agent_emit(const cc_event *ev);                     /* to the session and recorder */
+/* The same from a fatal-signal handler: never waits for the lock (drops the event instead). */
+void cc_agent_emit_from_signal(const cc_event *ev);
+uint64_t cc_agent_now_ns(void);
+uint32_t cc_agent_tid(void);
+void cc_agent_note(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* verbose only */
+
+/* agent_ids.c: CUDA handles to event ids. */
+uint64_t cc_agent_stream_id(CUstream stream, Sanitizer_StreamHandle handle);
+uint64_t cc_agent_handle_id(const void *handle);
+
+/* sanitizer_subscribe.c */
+int cc_agent_subscribe(void);       /* 0 ok; -1 after printing why (program runs unchecked) */
+void cc_agent_enable_callbacks(void);
+
+/* Callback translation, one function per domain (translate_*.c). */
+void cc_agent_on_resource(Sanitizer_CallbackId cbid, const void *data);
+void cc_agent_on_launch(Sanitizer_CallbackId cbid, const void *data);
+void cc_agent_on_memcpy(Sanitizer_CallbackId cbid, const void *data);
+void cc_agent_on_memset(Sanitizer_CallbackId cbid, const void *data);
+void cc_agent_on_graphs(Sanitizer_CallbackId cbid, const void *data);
+void cc_agent_on_synchronize(Sanitizer_CallbackId cbid, const void *data);
+void cc_agent_on_events(Sanitizer_CallbackId cbid, const void *data);
+void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void *data);
+
+/* Shared helpers of the translators (translate_work.c). */
+void cc_agent_fill_memcpy(cc_event *ev, const Sanitizer_MemcpyData *d);
+void cc_agent_fill_memset(cc_event *ev, const Sanitizer_MemsetData *d);
+void cc_agent_fill_launch(cc_event *ev, const Sanitizer_LaunchData *d);
+
+/* patch_loader.c: patching calls are serialized by one mutex. */
+void cc_agent_patches_on_module_loaded(CUcontext ctx, CUmodule module);
+void cc_agent_patches_on_context_destroy(CUcontext ctx);
+/* Instrument a module's global/shared/local memory accesses with the loaded patches (for tools
+ * that ask for device-side checking). 0 on success. */
+int cc_agent_patch_module_memory(CUcontext ctx, CUmodule module);
+int cc_agent_patches_embedded(void); /* 1 if the build embedded a patch fatbin */
+void cc_agent_patches_after_fork(void); /* fork child: the parent's contexts are not ours */
+
+/* exit_handlers.c */
+void cc_agent_install_exit_handlers(void);
+
+#endif

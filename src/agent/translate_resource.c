@@ -1,0 +1,171 @@
+/* RESOURCE domain callbacks to events: contexts, streams, modules (plus per-context patch
+ * loading), device/host/async memory and virtual address ranges. */
+#include "agent.h"
+
+static uint32_t cc_mem_kind_of_device_alloc(uint32_t flags)
+{
+    if (flags & SANITIZER_MEMORY_FLAG_MODULE) {
+        return CC_MEM_MODULE_GLOBAL;
+    }
+    if (flags & SANITIZER_MEMORY_FLAG_MANAGED) {
+        return CC_MEM_MANAGED;
+    }
+    if (flags & SANITIZER_MEMORY_FLAG_HOST_MAPPED) {
+        return CC_MEM_HOST_MAPPED;
+    }
+    if (flags & SANITIZER_MEMORY_FLAG_HOST_PINNED) {
+        return CC_MEM_HOST_PINNED;
+    }
+    return CC_MEM_DEVICE;
+}
+
+static uint32_t cc_mem_kind_of_host_alloc(uint32_t flags)
+{
+    return (flags & SANITIZER_MEMORY_FLAG_HOST_MAPPED) ? CC_MEM_HOST_MAPPED : CC_MEM_HOST_PINNED;
+}
+
+static void cc_emit_alloc(const Sanitizer_ResourceMemoryData *d, uint32_t kind, int stream_ordered)
+{
+    cc_event ev;
+    cc_agent_event_init(&ev, CC_EV_ALLOC);
+    ev.u.alloc.context = cc_agent_handle_id(d->context);
+    ev.u.alloc.device = (int32_t)d->device;
+    ev.u.alloc.mem_kind = kind;
+    ev.u.alloc.address = d->address;
+    ev.u.alloc.size = d->size;
+    if (stream_ordered) {
+        ev.u.alloc.stream = cc_agent_stream_id(d->stream, d->hStream);
+    }
+    ev.u.alloc.pool = cc_agent_handle_id(d->memoryPool);
+    cc_agent_emit(&ev);
+}
+
+static void cc_emit_free(const Sanitizer_ResourceMemoryData *d, uint32_t kind, int stream_ordered)
+{
+    cc_event ev;
+    cc_agent_event_init(&ev, CC_EV_FREE);
+    ev.u.free.context = cc_agent_handle_id(d->context);
+    ev.u.free.device = (int32_t)d->device;
+    ev.u.free.mem_kind = kind;
+    ev.u.free.address = d->address;
+    ev.u.free.size = d->size;
+    if (stream_ordered) {
+        ev.u.free.stream = cc_agent_stream_id(d->stream, d->hStream);
+    }
+    cc_agent_emit(&ev);
+}
+
+static void cc_emit_virtual(const Sanitizer_ResourceVirtualRange *d, int reserve)
+{
+    cc_event ev;
+    if (reserve) {
+        cc_agent_event_init(&ev, CC_EV_ALLOC);
+        ev.u.alloc.mem_kind = CC_MEM_VIRTUAL_RESERVE;
+        ev.u.alloc.address = d->address;
+        ev.u.alloc.size = d->size;
+        ev.u.alloc.device = -1; /* an address range belongs to no device */
+    } else {
+        cc_agent_event_init(&ev, CC_EV_FREE);
+        ev.u.free.mem_kind = CC_MEM_VIRTUAL_RESERVE;
+        ev.u.free.address = d->address;
+        ev.u.free.size = d->size;
+        ev.u.free.device = -1;
+    }
+    cc_agent_emit(&ev);
+}
+
+static void cc_emit_context(const Sanitizer_ResourceContextData *d, cc_event_kind kind)
+{
+    cc_event ev;
+    cc_agent_event_init(&ev, kind);
+    ev.u.context.context = cc_agent_handle_id(d->context);
+    ev.u.context.device = kind == CC_EV_CONTEXT_CREATE ? (int32_t)d->device : -1;
+    cc_agent_emit(&ev);
+}
+
+static void cc_emit_stream(const Sanitizer_ResourceStreamData *d, cc_event_kind kind)
+{
+    cc_event ev;
+    cc_agent_event_init(&ev, kind);
+    ev.u.stream.context = cc_agent_handle_id(d->context);
+    ev.u.stream.stream = cc_agent_stream_id(d->stream, d->hStream);
+    /* Creation flags and priority are not in the callback data; they stay 0. */
+    cc_agent_emit(&ev);
+}
+
+static void cc_emit_module(const Sanitizer_ResourceModuleData *d, cc_event_kind kind)
+{
+    cc_event ev;
+    cc_agent_event_init(&ev, kind);
+    ev.u.module.context = cc_agent_handle_id(d->context);
+    ev.u.module.module = cc_agent_handle_id(d->module);
+    ev.u.module.cubin_size = (uint64_t)d->cubinSize;
+    ev.u.module.cubin_ref = ""; /* cubins are not saved yet */
+    cc_agent_emit(&ev);
+}
+
+void cc_agent_on_resource(Sanitizer_CallbackId cbid, const void *data)
+{
+    switch (cbid) {
+    case SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED:
+        cc_emit_context(data, CC_EV_CONTEXT_CREATE);
+        break;
+    case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING: {
+        const Sanitizer_ResourceContextData *d = data;
+        cc_emit_context(d, CC_EV_CONTEXT_DESTROY);
+        cc_agent_patches_on_context_destroy(d->context);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_STREAM_CREATED:
+        cc_emit_stream(data, CC_EV_STREAM_CREATE);
+        break;
+    case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING: /* the stream is still named here */
+        cc_emit_stream(data, CC_EV_STREAM_DESTROY);
+        break;
+    case SANITIZER_CBID_RESOURCE_MODULE_LOADED: {
+        const Sanitizer_ResourceModuleData *d = data;
+        cc_emit_module(d, CC_EV_MODULE_LOAD);
+        cc_agent_patches_on_module_loaded(d->context, d->module);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
+        cc_emit_module(data, CC_EV_MODULE_UNLOAD);
+        break;
+    case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC: {
+        const Sanitizer_ResourceMemoryData *d = data;
+        cc_emit_alloc(d, cc_mem_kind_of_device_alloc(d->flags), 0);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE: {
+        const Sanitizer_ResourceMemoryData *d = data;
+        cc_emit_free(d, cc_mem_kind_of_device_alloc(d->flags), 0);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_HOST_MEMORY_ALLOC: {
+        const Sanitizer_ResourceMemoryData *d = data;
+        cc_emit_alloc(d, cc_mem_kind_of_host_alloc(d->flags), 0);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_HOST_MEMORY_FREE: {
+        const Sanitizer_ResourceMemoryData *d = data;
+        cc_emit_free(d, cc_mem_kind_of_host_alloc(d->flags), 0);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC:
+        cc_emit_alloc(data, CC_MEM_DEVICE_ASYNC, 1);
+        break;
+    case SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC:
+        /* FREE_ASYNC_DONE (a cudaMalloc block released after cudaFreeAsync) is not a second
+         * free: only FREE_ASYNC, which carries the stream, becomes an event. */
+        cc_emit_free(data, CC_MEM_DEVICE_ASYNC, 1);
+        break;
+    case SANITIZER_CBID_RESOURCE_VIRTUAL_RESERVE:
+        cc_emit_virtual(data, 1);
+        break;
+    case SANITIZER_CBID_RESOURCE_VIRTUAL_RELEASE:
+        cc_emit_virtual(data, 0);
+        break;
+    default:
+        break;
+    }
+}

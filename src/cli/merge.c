@@ -1,0 +1,210 @@
+/* Folding identical findings from several reports into one with a summed count (merge.h). */
+#include "cli/merge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static uint64_t mix_str(uint64_t h, const char *s)
+{
+    if (!s) {
+        return mix(h, "\1", 1);
+    }
+    return mix(h, s, strlen(s) + 1);
+}
+
+static uint64_t mix_u64(uint64_t h, uint64_t v)
+{
+    return mix(h, &v, sizeof v);
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    if (!a || !b) {
+        return a == b;
+    }
+    return strcmp(a, b) == 0;
+}
+
+static uint64_t hash_device(uint64_t h, const cc_device_loc *d)
+{
+    h = mix_u64(h, d->valid);
+    if (d->valid & CC_DLOC_KERNEL) {
+        h = mix_str(h, d->kernel);
+        h = mix_u64(h, d->launch_id);
+        h = mix_u64(h, d->stream);
+    }
+    if (d->valid & CC_DLOC_PC) {
+        h = mix_u64(h, d->pc);
+    }
+    if (d->valid & CC_DLOC_LINE) {
+        h = mix_str(h, d->file);
+        h = mix_u64(h, d->line);
+    }
+    if (d->valid & CC_DLOC_THREAD) {
+        h = mix(h, d->block, sizeof d->block);
+        h = mix(h, d->thread, sizeof d->thread);
+    }
+    if (d->valid & CC_DLOC_ADDRESS) {
+        h = mix_u64(h, d->address);
+        h = mix_u64(h, d->size);
+        h = mix_u64(h, d->access);
+        h = mix_u64(h, d->space);
+    }
+    return h;
+}
+
+static int device_eq(const cc_device_loc *a, const cc_device_loc *b)
+{
+    if (a->valid != b->valid) {
+        return 0;
+    }
+    if ((a->valid & CC_DLOC_KERNEL) &&
+        (!str_eq(a->kernel, b->kernel) || a->launch_id != b->launch_id || a->stream != b->stream)) {
+        return 0;
+    }
+    if ((a->valid & CC_DLOC_PC) && a->pc != b->pc) {
+        return 0;
+    }
+    if ((a->valid & CC_DLOC_LINE) && (!str_eq(a->file, b->file) || a->line != b->line)) {
+        return 0;
+    }
+    if ((a->valid & CC_DLOC_THREAD) && (memcmp(a->block, b->block, sizeof a->block) != 0 ||
+                                        memcmp(a->thread, b->thread, sizeof a->thread) != 0)) {
+        return 0;
+    }
+    if ((a->valid & CC_DLOC_ADDRESS) &&
+        (a->address != b->address || a->size != b->size || a->access != b->access ||
+         a->space != b->space)) {
+        return 0;
+    }
+    return 1;
+}
+
+/* Host frames compare by their symbolized text (addresses differ between processes). */
+static int frame_eq(const cc_stack_frame *a, const cc_stack_frame *b)
+{
+    if (a->text || b->text) {
+        return str_eq(a->text, b->text);
+    }
+    return a->pc == b->pc;
+}
+
+static uint64_t hash_finding(const cc_finding *f)
+{
+    uint64_t h = 14695981039346656037ull;
+    h = mix_str(h, f->tool);
+    h = mix_str(h, f->kind);
+    h = mix_u64(h, f->severity);
+    h = mix_str(h, f->message);
+    h = mix_u64(h, (uint64_t)(f->has_device != 0));
+    if (f->has_device) {
+        h = hash_device(h, &f->device);
+    }
+    h = mix_u64(h, f->nframes);
+    for (uint32_t i = 0; f->frames && i < f->nframes; i++) {
+        h = f->frames[i].text ? mix_str(h, f->frames[i].text) : mix_u64(h, f->frames[i].pc);
+    }
+    return h;
+}
+
+static int finding_eq(const cc_finding *a, const cc_finding *b)
+{
+    if (!str_eq(a->tool, b->tool) || !str_eq(a->kind, b->kind) || a->severity != b->severity ||
+        !str_eq(a->message, b->message) || (a->has_device != 0) != (b->has_device != 0) ||
+        a->nframes != b->nframes || a->nrelated != b->nrelated) {
+        return 0;
+    }
+    if (a->has_device && !device_eq(&a->device, &b->device)) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < a->nframes; i++) {
+        if (!a->frames || !b->frames || !frame_eq(&a->frames[i], &b->frames[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int cc_merge_findings(const cc_finding_set *s, cc_merged *m)
+{
+    memset(m, 0, sizeof *m);
+    size_t n = cc_finding_set_size(s);
+    if (n == 0) {
+        return 0;
+    }
+    size_t cap = 16;
+    while (cap < 2 * n) {
+        cap *= 2;
+    }
+    size_t *slots = malloc(cap * sizeof *slots); /* index+1 into items, 0 = empty */
+    uint64_t *hashes = malloc(n * sizeof *hashes);
+    m->items = malloc(n * sizeof *m->items);
+    if (!slots || !hashes || !m->items) {
+        free(slots);
+        free(hashes);
+        cc_merged_free(m);
+        return -1;
+    }
+    memset(slots, 0, cap * sizeof *slots);
+    for (size_t i = 0; i < n; i++) {
+        const cc_finding *f = cc_finding_set_get(s, i);
+        if (!f) {
+            continue;
+        }
+        uint64_t h = hash_finding(f);
+        uint64_t add = f->count ? f->count : 1;
+        size_t pos = (size_t)(h & (cap - 1));
+        for (;;) {
+            size_t at = slots[pos];
+            if (at == 0) {
+                m->items[m->n] = *f;
+                m->items[m->n].count = add;
+                hashes[m->n] = h;
+                slots[pos] = ++m->n;
+                break;
+            }
+            cc_finding *g = &m->items[at - 1];
+            if (hashes[at - 1] == h && finding_eq(g, f)) {
+                g->count += add;
+                break;
+            }
+            pos = (pos + 1) & (cap - 1);
+        }
+    }
+    free(slots);
+    free(hashes);
+    return 0;
+}
+
+void cc_merged_free(cc_merged *m)
+{
+    free(m->items);
+    m->items = NULL;
+    m->n = 0;
+}
+
+void cc_merged_count(const cc_merged *m, cc_merged_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < m->n; i++) {
+        const cc_finding *f = &m->items[i];
+        if (f->severity >= CC_SEV_ERROR) {
+            c->errors++;
+        } else if (f->severity == CC_SEV_WARNING) {
+            c->warnings++;
+        } else {
+            c->infos++;
+        }
+        c->occurrences += f->count ? f->count : 1;
+    }
+}

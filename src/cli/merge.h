@@ -1,0 +1,28 @@
+/* Merging the findings of several process reports: findings that are the same in every respect
+ * but their count (the same bug seen by several processes or ranks) fold into one whose count is
+ * the sum. Order: first appearance. */
+#ifndef CUCHECK_CLI_MERGE_H
+#define CUCHECK_CLI_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cucheck/finding.h"
+#include "core/report.h"
+
+typedef struct cc_merged {
+    cc_finding *items; /* shallow copies: strings and arrays are borrowed from the set */
+    size_t n;
+} cc_merged;
+
+/* 0, or -1 when out of memory. The set must outlive the result. */
+int cc_merge_findings(const cc_finding_set *s, cc_merged *m);
+void cc_merged_free(cc_merged *m);
+
+typedef struct cc_merged_counts {
+    size_t errors, warnings, infos; /* distinct findings by severity */
+    uint64_t occurrences;           /* sum of counts */
+} cc_merged_counts;
+
+void cc_merged_count(const cc_merged *m, cc_merged_counts *c);
+
+#endif

@@ -1,0 +1,148 @@
+/* Printing the merged findings and the summary line (output.h). */
+#include "cli/output.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "core/report.h"
+#include "cli/diag.h"
+
+FILE *cc_cli_output_open(const cc_cli_opts *g)
+{
+    if (!g->output || strcmp(g->output, "-") == 0) {
+        return stdout;
+    }
+    FILE *f = fopen(g->output, "w");
+    if (!f) {
+        cc_cli_error("cannot write '%s': %s", g->output, strerror(errno));
+    }
+    return f;
+}
+
+int cc_cli_output_close(FILE *out, const cc_cli_opts *g)
+{
+    if (!out) {
+        return 0;
+    }
+    int bad = fflush(out) != 0 || ferror(out);
+    if (out != stdout) {
+        bad |= fclose(out) != 0;
+    }
+    if (bad) {
+        cc_cli_error("writing '%s' failed: %s", out == stdout ? "stdout" : g->output,
+                     strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Has note i of the set appeared earlier in it? */
+static int note_seen_before(const cc_finding_set *set, size_t i)
+{
+    const char *t = cc_finding_set_note(set, i);
+    for (size_t j = 0; j < i; j++) {
+        const char *u = cc_finding_set_note(set, j);
+        if (t && u && strcmp(t, u) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void print_notes(FILE *out, const cc_cli_opts *g, const char *tool,
+                        const cc_finding_set *set)
+{
+    size_t n = set ? cc_finding_set_note_count(set) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = cc_finding_set_note(set, i);
+        if (!t || note_seen_before(set, i)) {
+            continue;
+        }
+        if (g->format == CC_FMT_JSON) {
+            fputs("{\"type\":\"note\",\"tool\":", out);
+            cc_json_write_str(out, tool);
+            fputs(",\"text\":", out);
+            cc_json_write_str(out, t);
+            fputs("}\n", out);
+        } else if (g->format == CC_FMT_SARIF) {
+            if (!g->quiet) {
+                cc_cli_error("note: %s", t);
+            }
+        } else {
+            fprintf(out, "========= %s\n", t);
+        }
+    }
+}
+
+static void print_findings(FILE *out, const cc_cli_opts *g, const char *tool, const cc_merged *m)
+{
+    if (g->format == CC_FMT_JSON) {
+        for (size_t i = 0; i < m->n; i++) {
+            cc_write_finding_jsonl(out, &m->items[i]);
+        }
+        return;
+    }
+    if (g->format == CC_FMT_SARIF) {
+        const cc_finding **ptrs = malloc((m->n ? m->n : 1) * sizeof *ptrs);
+        if (!ptrs) {
+            cc_cli_error("out of memory");
+            return;
+        }
+        for (size_t i = 0; i < m->n; i++) {
+            ptrs[i] = &m->items[i];
+        }
+        cc_write_sarif(out, tool, (const cc_finding *const *)ptrs, m->n);
+        free(ptrs);
+        return;
+    }
+    size_t shown = m->n;
+    if (g->print_limit && g->print_limit < shown) {
+        shown = (size_t)g->print_limit;
+    }
+    for (size_t i = 0; i < shown; i++) {
+        cc_write_finding_text(out, &m->items[i]);
+    }
+    if (shown < m->n) {
+        fprintf(out, "... %zu more finding%s not shown (--print-limit %llu)\n", m->n - shown,
+                m->n - shown == 1 ? "" : "s", (unsigned long long)g->print_limit);
+    }
+}
+
+void cc_cli_print_findings(FILE *out, const cc_cli_opts *g, const char *tool, const cc_merged *m,
+                           const cc_finding_set *set)
+{
+    print_findings(out, g, tool, m);
+    print_notes(out, g, tool, set);
+}
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+void cc_cli_print_summary(const cc_cli_opts *g, const char *what, const cc_merged *m,
+                          const char *tail)
+{
+    if (g->quiet) {
+        return;
+    }
+    cc_merged_counts c;
+    cc_merged_count(m, &c);
+    char occ[64] = "";
+    if (c.occurrences != m->n) {
+        snprintf(occ, sizeof occ, " (%llu occurrences)", (unsigned long long)c.occurrences);
+    }
+    if (m->n == 0) {
+        cc_cli_error("%s: no findings%s", what, tail ? tail : "");
+        return;
+    }
+    char infos[64] = "";
+    if (c.infos) {
+        snprintf(infos, sizeof infos, ", %zu %s", c.infos, plural(c.infos, "info", "infos"));
+    }
+    cc_cli_error("%s: %zu %s, %zu %s%s%s%s", what, c.errors, plural(c.errors, "error", "errors"),
+                 c.warnings, plural(c.warnings, "warning", "warnings"), infos, occ,
+                 tail ? tail : "");
+}

@@ -1,0 +1,267 @@
+/* Report directory, per-process report pattern and collection of report files (reports.h). */
+#include "cli/reports.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/diag.h"
+
+struct cc_report_old {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+};
+
+int cc_cli_absolute(const char *rel, char *out, size_t outlen)
+{
+    if (rel[0] == '/') {
+        if (strlen(rel) + 1 > outlen) {
+            return -1;
+        }
+        strcpy(out, rel);
+        return 0;
+    }
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) {
+        return -1;
+    }
+    int n = snprintf(out, outlen, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, rel);
+    return n < 0 || (size_t)n >= outlen ? -1 : 0;
+}
+
+/* Turn a report pattern into a glob pattern: expansions become '*', glob characters of the
+ * literal text are escaped. 0 on success. */
+static int pattern_to_glob(const char *pat, char *out, size_t outlen)
+{
+    size_t o = 0;
+#define PUT(c)                  \
+    do {                        \
+        if (o + 1 >= outlen) {  \
+            return -1;          \
+        }                       \
+        out[o++] = (char)(c);   \
+    } while (0)
+    for (const char *p = pat; *p; p++) {
+        if (p[0] == '%' && p[1] == 'p') {
+            PUT('*');
+            p++;
+        } else if (p[0] == '%' && p[1] == '%') {
+            PUT('%');
+            p++;
+        } else if (p[0] == '%' && p[1] == 'q' && p[2] == '{') {
+            const char *close = strchr(p + 3, '}');
+            if (!close) {
+                return -1;
+            }
+            PUT('*');
+            p = close;
+        } else {
+            if (strchr("*?[]\\", *p)) {
+                PUT('\\');
+            }
+            PUT(*p);
+        }
+    }
+#undef PUT
+    out[o] = '\0';
+    return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[PATH_MAX];
+    if (strlen(path) + 1 > sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(buf, path);
+    for (char *s = buf + 1; *s; s++) {
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+                return -1;
+            }
+            *s = '/';
+        }
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+        return -1;
+    }
+    struct stat st;
+    if (stat(buf, &st) != 0) {
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+static void snapshot(cc_report_place *p)
+{
+    glob_t gl;
+    memset(&gl, 0, sizeof gl);
+    if (glob(p->glob, 0, NULL, &gl) != 0) {
+        globfree(&gl);
+        return;
+    }
+    p->old = calloc(gl.gl_pathc ? gl.gl_pathc : 1, sizeof *p->old);
+    for (size_t i = 0; p->old && i < gl.gl_pathc; i++) {
+        struct stat st;
+        if (stat(gl.gl_pathv[i], &st) == 0) {
+            cc_report_old *o = &p->old[p->nold++];
+            o->dev = st.st_dev;
+            o->ino = st.st_ino;
+            o->size = st.st_size;
+            o->mtime = st.st_mtim;
+        }
+    }
+    globfree(&gl);
+}
+
+static int is_old(const cc_report_place *p, const struct stat *st)
+{
+    for (size_t i = 0; i < p->nold; i++) {
+        const cc_report_old *o = &p->old[i];
+        if (o->dev == st->st_dev && o->ino == st->st_ino && o->size == st->st_size &&
+            o->mtime.tv_sec == st->st_mtim.tv_sec && o->mtime.tv_nsec == st->st_mtim.tv_nsec) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cc_reports_prepare(cc_report_place *p, const cc_cli_opts *g, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    const char *file = g->report_file;
+    int needs_dir = !file || !strchr(file, '/');
+    if (needs_dir && g->report_dir) {
+        if (cc_cli_absolute(g->report_dir, p->dir, sizeof p->dir) != 0) {
+            snprintf(err, errlen, "report directory '%s': path too long", g->report_dir);
+            return -1;
+        }
+        if (mkdir_p(p->dir) != 0) {
+            snprintf(err, errlen, "report directory '%s': %s", g->report_dir, strerror(errno));
+            return -1;
+        }
+    } else if (needs_dir) {
+        const char *tmp = getenv("TMPDIR");
+        if (!tmp || !*tmp) {
+            tmp = "/tmp";
+        }
+        char templ[PATH_MAX];
+        int n = snprintf(templ, sizeof templ, "%s/cucheck.XXXXXX", tmp);
+        if (n < 0 || (size_t)n >= sizeof templ || !mkdtemp(templ)) {
+            snprintf(err, errlen, "cannot create a report directory in '%s': %s", tmp,
+                     strerror(errno));
+            return -1;
+        }
+        if (cc_cli_absolute(templ, p->dir, sizeof p->dir) != 0) {
+            rmdir(templ);
+            snprintf(err, errlen, "report directory '%s': path too long", templ);
+            return -1;
+        }
+        p->dir_is_temp = 1;
+    }
+    int n;
+    if (!file) {
+        n = snprintf(p->pattern, sizeof p->pattern, "%s/cucheck.%%p.jsonl", p->dir);
+    } else if (needs_dir) {
+        n = snprintf(p->pattern, sizeof p->pattern, "%s/%s", p->dir, file);
+    } else {
+        n = cc_cli_absolute(file, p->pattern, sizeof p->pattern) == 0 ? 1 : -1;
+    }
+    char probe[4096];
+    if (n < 0 || (size_t)n >= sizeof p->pattern ||
+        cc_expand_report_name(p->pattern, 1, probe, sizeof probe) != 0 ||
+        pattern_to_glob(p->pattern, p->glob, sizeof p->glob) != 0) {
+        snprintf(err, errlen, "bad report file pattern '%s' (too long, or an unterminated %%q{)",
+                 file ? file : p->pattern);
+        cc_reports_finish(p, 0, 1);
+        return -1;
+    }
+    if (!needs_dir) {
+        /* Create the directory part of a pattern that has no expansion in it. */
+        char d[4096];
+        strcpy(d, p->pattern);
+        char *slash = strrchr(d, '/');
+        if (slash && slash != d) {
+            *slash = '\0';
+            if (!strchr(d, '%') && mkdir_p(d) != 0) {
+                snprintf(err, errlen, "report directory '%s': %s", d, strerror(errno));
+                return -1;
+            }
+        }
+    }
+    snapshot(p);
+    return 0;
+}
+
+size_t cc_reports_collect(cc_report_place *p, cc_finding_set *s, int verbose)
+{
+    glob_t gl;
+    memset(&gl, 0, sizeof gl);
+    int rc = glob(p->glob, 0, NULL, &gl);
+    if (rc != 0) {
+        globfree(&gl);
+        return 0;
+    }
+    size_t nread = 0;
+    for (size_t i = 0; i < gl.gl_pathc; i++) {
+        struct stat st;
+        const char *path = gl.gl_pathv[i];
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || is_old(p, &st)) {
+            continue;
+        }
+        char err[512] = "";
+        if (cc_finding_set_load_jsonl(s, path, err, sizeof err) != 0) {
+            cc_cli_error("report '%s': %s (findings before the error are kept)", path,
+                         err[0] ? err : "malformed");
+        } else if (err[0]) {
+            cc_cli_error("report '%s': %s", path, err);
+        } else if (verbose) {
+            cc_cli_error("collected report '%s'", path);
+        }
+        nread++;
+    }
+    globfree(&gl);
+    return nread;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    if (remove(path) != 0) {
+        cc_cli_error("cannot remove '%s': %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+void cc_reports_finish(cc_report_place *p, int keep, int quiet)
+{
+    if (p->dir_is_temp && p->dir[0]) {
+        if (keep) {
+            if (!quiet) {
+                cc_cli_error("reports kept in %s", p->dir);
+            }
+        } else {
+            nftw(p->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        }
+        p->dir_is_temp = 0;
+    }
+    free(p->old);
+    p->old = NULL;
+    p->nold = 0;
+}

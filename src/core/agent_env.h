@@ -1,0 +1,16 @@
+/* The environment contract between the cucheck CLI and the injected agent (and its children,
+ * which inherit it). The CLI sets these; the agent reads them at load time. */
+#ifndef CUCHECK_CORE_AGENT_ENV_H
+#define CUCHECK_CORE_AGENT_ENV_H
+
+#define CC_ENV_TOOL "CUCHECK_TOOL"                 /* registry name of the tool to run */
+#define CC_ENV_OPTIONS "CUCHECK_OPTIONS"           /* encoded tool options (core/options.h) */
+#define CC_ENV_REPORT "CUCHECK_REPORT"             /* JSON Lines report path pattern (%p, %q{VAR}) */
+#define CC_ENV_RECORD "CUCHECK_RECORD"             /* .cuevt path pattern; unset: no recording */
+#define CC_ENV_SUPPRESSIONS "CUCHECK_SUPPRESSIONS" /* suppressions file */
+#define CC_ENV_PRINT_LIMIT "CUCHECK_PRINT_LIMIT"   /* most findings printed live per process */
+#define CC_ENV_QUIET "CUCHECK_QUIET"               /* "1": the agent prints nothing live */
+#define CC_ENV_AGENT "CUCHECK_AGENT"               /* absolute path of libcucheck_agent.so */
+#define CC_ENV_PATCHES "CUCHECK_PATCHES"           /* override: patch fatbin file (debugging) */
+
+#endif

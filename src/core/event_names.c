@@ -1,0 +1,111 @@
+/* Printable names of event kinds and of the enums inside events (memory kinds, copy directions,
+ * graph node types, exit reasons, API kinds). They are the keywords of the text scenario form,
+ * so they are part of a documented format (docs/formats.md): append, never rename. */
+#include <string.h>
+#include "cucheck/event.h"
+#include "core/event_names.h"
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const kind_names[] = {
+    [CC_EV_NONE] = NULL,
+    [CC_EV_PROCESS_START] = "process_start",
+    [CC_EV_PROCESS_EXIT] = "process_exit",
+    [CC_EV_DEVICE] = "device",
+    [CC_EV_CONTEXT_CREATE] = "context_create",
+    [CC_EV_CONTEXT_DESTROY] = "context_destroy",
+    [CC_EV_MODULE_LOAD] = "module_load",
+    [CC_EV_MODULE_UNLOAD] = "module_unload",
+    [CC_EV_FUNCTION] = "function",
+    [CC_EV_ALLOC] = "alloc",
+    [CC_EV_FREE] = "free",
+    [CC_EV_STREAM_CREATE] = "stream_create",
+    [CC_EV_STREAM_DESTROY] = "stream_destroy",
+    [CC_EV_EVENT_CREATE] = "event_create",
+    [CC_EV_EVENT_DESTROY] = "event_destroy",
+    [CC_EV_EVENT_RECORD] = "event_record",
+    [CC_EV_EVENT_WAIT] = "event_wait",
+    [CC_EV_EVENT_SYNC] = "event_sync",
+    [CC_EV_EVENT_QUERY] = "event_query",
+    [CC_EV_STREAM_SYNC] = "stream_sync",
+    [CC_EV_STREAM_QUERY] = "stream_query",
+    [CC_EV_CONTEXT_SYNC] = "context_sync",
+    [CC_EV_DEVICE_SYNC] = "device_sync",
+    [CC_EV_LAUNCH] = "launch",
+    [CC_EV_MEMCPY] = "memcpy",
+    [CC_EV_MEMSET] = "memset",
+    [CC_EV_GRAPH_LAUNCH] = "graph_launch",
+    [CC_EV_GRAPH_NODE] = "graph_node",
+    [CC_EV_HOST_FUNC] = "host_func",
+    [CC_EV_API_ERROR] = "api_error",
+    [CC_EV_HOST_STACK] = "host_stack",
+};
+_Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
+
+static const char *const mem_kind_names[] = {
+    [CC_MEM_UNKNOWN] = "unknown",
+    [CC_MEM_DEVICE] = "device",
+    [CC_MEM_DEVICE_ASYNC] = "async",
+    [CC_MEM_MANAGED] = "managed",
+    [CC_MEM_HOST_PINNED] = "pinned",
+    [CC_MEM_HOST_MAPPED] = "mapped",
+    [CC_MEM_VIRTUAL_RESERVE] = "va_reserve",
+    [CC_MEM_VIRTUAL_MAP] = "va_map",
+    [CC_MEM_HOST_PAGEABLE] = "pageable",
+    [CC_MEM_ARRAY] = "array",
+    [CC_MEM_MODULE_GLOBAL] = "module_global",
+};
+_Static_assert(COUNT_OF(mem_kind_names) == CC_MEM_KIND_COUNT, "name every memory kind");
+
+static const char *const copy_dir_names[] = {
+    [CC_COPY_UNKNOWN] = "unknown", [CC_COPY_H2H] = "h2h", [CC_COPY_H2D] = "h2d",
+    [CC_COPY_D2H] = "d2h",         [CC_COPY_D2D] = "d2d", [CC_COPY_DEFAULT] = "default",
+    [CC_COPY_PEER] = "peer",
+};
+
+static const char *const gnode_names[] = {
+    [CC_GNODE_OTHER] = "other",
+    [CC_GNODE_KERNEL] = "kernel",
+    [CC_GNODE_MEMCPY] = "memcpy",
+    [CC_GNODE_MEMSET] = "memset",
+    [CC_GNODE_HOST] = "host",
+    [CC_GNODE_EMPTY] = "empty",
+    [CC_GNODE_EVENT_RECORD] = "event_record",
+    [CC_GNODE_EVENT_WAIT] = "event_wait",
+    [CC_GNODE_MEM_ALLOC] = "mem_alloc",
+    [CC_GNODE_MEM_FREE] = "mem_free",
+    [CC_GNODE_CHILD_GRAPH] = "child_graph",
+};
+
+static const char *const exit_names[] = {
+    [CC_EXIT_NORMAL] = "normal", [CC_EXIT_FAST] = "fast",
+    [CC_EXIT_SIGNAL] = "signal", [CC_EXIT_ABORT] = "abort",
+};
+
+static const char *const api_names[] = {
+    [0] = "unknown", [CC_API_RUNTIME] = "runtime", [CC_API_DRIVER] = "driver",
+};
+
+static const char *name_of(const char *const *names, size_t n, uint32_t v)
+{
+    return v < n ? names[v] : NULL;
+}
+
+static int value_of(const char *const *names, size_t n, const char *name)
+{
+    if (!name) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (names[i] && strcmp(names[i], name) == 0) return (int)i;
+    return -1;
+}
+
+#define NAME_FUNCS(fname, fromname, table)                                                   \
+    const char *fname(uint32_t v) { return name_of(table, COUNT_OF(table), v); }            \
+    int fromname(const char *name) { return value_of(table, COUNT_OF(table), name); }
+
+NAME_FUNCS(cc_event_kind_name, cc_event_kind_from_name, kind_names)
+NAME_FUNCS(cc_mem_kind_name, cc_mem_kind_from_name, mem_kind_names)
+NAME_FUNCS(cc_copy_dir_name, cc_copy_dir_from_name, copy_dir_names)
+NAME_FUNCS(cc_graph_node_type_name, cc_graph_node_type_from_name, gnode_names)
+NAME_FUNCS(cc_exit_reason_name, cc_exit_reason_from_name, exit_names)
+NAME_FUNCS(cc_api_kind_name, cc_api_kind_from_name, api_names)

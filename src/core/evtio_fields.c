@@ -1,0 +1,238 @@
+/* The field tables of every event kind: name, type and place of each field of its struct, in
+ * the order the binary .cuevt payload stores them. The binary codec, the scenario parser and
+ * the scenario writer all walk these tables, so the two forms cannot drift apart. Append new
+ * fields at the end of a table only (readers ignore trailing payload bytes they do not know). */
+#include <stddef.h>
+#include "core/evtio_internal.h"
+#include "core/event_names.h"
+
+#define OFF(m) offsetof(cc_event, u.m)
+#define F(k, t, m) { k, t, OFF(m), 0, NULL, NULL }
+#define E(k, m, nm, fn) { k, CC_FT_ENUM, OFF(m), 0, nm, fn }
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const cc_evt_field process_start[] = {
+    F("pid", CC_FT_U32, process_start.pid),
+    F("ppid", CC_FT_U32, process_start.ppid),
+    F("argv0", CC_FT_STR, process_start.argv0),
+    F("tool", CC_FT_STR, process_start.tool),
+    F("version", CC_FT_STR, process_start.version),
+};
+
+static const cc_evt_field process_exit[] = {
+    E("reason", process_exit.reason, cc_exit_reason_name, cc_exit_reason_from_name),
+    F("code", CC_FT_I32, process_exit.code),
+};
+
+static const cc_evt_field device[] = {
+    F("ordinal", CC_FT_I32, device.ordinal),
+    F("cc_major", CC_FT_U32, device.cc_major),
+    F("cc_minor", CC_FT_U32, device.cc_minor),
+    F("sm_count", CC_FT_U32, device.sm_count),
+    F("total_mem", CC_FT_U64, device.total_mem),
+    F("name", CC_FT_STR, device.name),
+};
+
+static const cc_evt_field context[] = {
+    F("context", CC_FT_HANDLE, context.context),
+    F("device", CC_FT_I32, context.device),
+};
+
+static const cc_evt_field module[] = {
+    F("context", CC_FT_HANDLE, module.context),
+    F("module", CC_FT_HANDLE, module.module),
+    F("cubin_size", CC_FT_U64, module.cubin_size),
+    F("cubin_ref", CC_FT_STR, module.cubin_ref),
+};
+
+static const cc_evt_field function[] = {
+    F("module", CC_FT_HANDLE, function.module),
+    F("function", CC_FT_HANDLE, function.function),
+    F("pc", CC_FT_ADDR, function.pc),
+    F("size", CC_FT_U64, function.size),
+    F("name", CC_FT_STR, function.name),
+};
+
+static const cc_evt_field alloc[] = {
+    F("context", CC_FT_HANDLE, alloc.context),
+    F("device", CC_FT_I32, alloc.device),
+    E("mem_kind", alloc.mem_kind, cc_mem_kind_name, cc_mem_kind_from_name),
+    F("address", CC_FT_ADDR, alloc.address),
+    F("size", CC_FT_U64, alloc.size),
+    F("stream", CC_FT_STREAM, alloc.stream),
+    F("pool", CC_FT_HANDLE, alloc.pool),
+    F("callsite", CC_FT_HANDLE, alloc.callsite),
+};
+
+static const cc_evt_field free_[] = {
+    F("context", CC_FT_HANDLE, free.context),
+    F("device", CC_FT_I32, free.device),
+    E("mem_kind", free.mem_kind, cc_mem_kind_name, cc_mem_kind_from_name),
+    F("address", CC_FT_ADDR, free.address),
+    F("size", CC_FT_U64, free.size),
+    F("stream", CC_FT_STREAM, free.stream),
+    F("callsite", CC_FT_HANDLE, free.callsite),
+};
+
+static const cc_evt_field stream[] = {
+    F("context", CC_FT_HANDLE, stream.context),
+    F("stream", CC_FT_STREAM, stream.stream),
+    F("flags", CC_FT_HEX32, stream.flags),
+    F("priority", CC_FT_I32, stream.priority),
+};
+
+static const cc_evt_field event[] = {
+    F("context", CC_FT_HANDLE, event.context),
+    F("event", CC_FT_HANDLE, event.event),
+    F("stream", CC_FT_STREAM, event.stream),
+    F("flags", CC_FT_HEX32, event.flags),
+    F("result", CC_FT_I32, event.result),
+};
+
+static const cc_evt_field sync[] = {
+    F("context", CC_FT_HANDLE, sync.context),
+    F("device", CC_FT_I32, sync.device),
+    F("result", CC_FT_I32, sync.result),
+    F("stream", CC_FT_STREAM, sync.stream),
+};
+
+static const cc_evt_field launch[] = {
+    F("context", CC_FT_HANDLE, launch.context),
+    F("device", CC_FT_I32, launch.device),
+    F("flags", CC_FT_HEX32, launch.flags),
+    F("module", CC_FT_HANDLE, launch.module),
+    F("function", CC_FT_HANDLE, launch.function),
+    F("name", CC_FT_STR, launch.name),
+    F("grid", CC_FT_DIM3, launch.grid),
+    F("block", CC_FT_DIM3, launch.block),
+    F("cluster", CC_FT_DIM3, launch.cluster),
+    F("dynamic_smem", CC_FT_U32, launch.dynamic_smem),
+    F("stream", CC_FT_STREAM, launch.stream),
+    F("launch_id", CC_FT_U64, launch.launch_id),
+    F("callsite", CC_FT_HANDLE, launch.callsite),
+    F("graph_exec", CC_FT_HANDLE, launch.graph_exec),
+    F("graph_node", CC_FT_HANDLE, launch.graph_node),
+};
+
+static const cc_evt_field memcpy_[] = {
+    F("context", CC_FT_HANDLE, memcpy.context),
+    E("direction", memcpy.direction, cc_copy_dir_name, cc_copy_dir_from_name),
+    F("flags", CC_FT_HEX32, memcpy.flags),
+    E("src_kind", memcpy.src_kind, cc_mem_kind_name, cc_mem_kind_from_name),
+    E("dst_kind", memcpy.dst_kind, cc_mem_kind_name, cc_mem_kind_from_name),
+    F("src", CC_FT_ADDR, memcpy.src),
+    F("dst", CC_FT_ADDR, memcpy.dst),
+    F("size", CC_FT_U64, memcpy.size),
+    F("width", CC_FT_U64, memcpy.width),
+    F("height", CC_FT_U64, memcpy.height),
+    F("depth", CC_FT_U64, memcpy.depth),
+    F("src_pitch", CC_FT_U64, memcpy.src_pitch),
+    F("dst_pitch", CC_FT_U64, memcpy.dst_pitch),
+    F("stream", CC_FT_STREAM, memcpy.stream),
+    F("callsite", CC_FT_HANDLE, memcpy.callsite),
+    F("graph_exec", CC_FT_HANDLE, memcpy.graph_exec),
+    F("graph_node", CC_FT_HANDLE, memcpy.graph_node),
+};
+
+static const cc_evt_field memset_[] = {
+    F("context", CC_FT_HANDLE, memset.context),
+    F("flags", CC_FT_HEX32, memset.flags),
+    F("element_size", CC_FT_U32, memset.element_size),
+    F("value", CC_FT_HEX32, memset.value),
+    E("mem_kind", memset.mem_kind, cc_mem_kind_name, cc_mem_kind_from_name),
+    F("dst", CC_FT_ADDR, memset.dst),
+    F("size", CC_FT_U64, memset.size),
+    F("width", CC_FT_U64, memset.width),
+    F("height", CC_FT_U64, memset.height),
+    F("pitch", CC_FT_U64, memset.pitch),
+    F("stream", CC_FT_STREAM, memset.stream),
+    F("callsite", CC_FT_HANDLE, memset.callsite),
+    F("graph_exec", CC_FT_HANDLE, memset.graph_exec),
+    F("graph_node", CC_FT_HANDLE, memset.graph_node),
+};
+
+static const cc_evt_field graph_launch[] = {
+    F("context", CC_FT_HANDLE, graph_launch.context),
+    F("graph_exec", CC_FT_HANDLE, graph_launch.graph_exec),
+    F("stream", CC_FT_STREAM, graph_launch.stream),
+    F("launch_id", CC_FT_U64, graph_launch.launch_id),
+    F("callsite", CC_FT_HANDLE, graph_launch.callsite),
+};
+
+static const cc_evt_field graph_node[] = {
+    F("graph_exec", CC_FT_HANDLE, graph_node.graph_exec),
+    F("node", CC_FT_HANDLE, graph_node.node),
+    E("type", graph_node.type, cc_graph_node_type_name, cc_graph_node_type_from_name),
+    { "deps", CC_FT_DEPS, OFF(graph_node.deps), OFF(graph_node.ndeps), NULL, NULL },
+};
+
+static const cc_evt_field host_func[] = {
+    F("context", CC_FT_HANDLE, host_func.context),
+    F("stream", CC_FT_STREAM, host_func.stream),
+    F("fn", CC_FT_ADDR, host_func.fn),
+    F("userdata", CC_FT_ADDR, host_func.userdata),
+    F("callsite", CC_FT_HANDLE, host_func.callsite),
+};
+
+static const cc_evt_field api_error[] = {
+    E("api", api_error.api, cc_api_kind_name, cc_api_kind_from_name),
+    F("code", CC_FT_I32, api_error.code),
+    F("function", CC_FT_STR, api_error.function),
+    F("error_name", CC_FT_STR, api_error.error_name),
+    F("error_string", CC_FT_STR, api_error.error_string),
+    F("callsite", CC_FT_HANDLE, api_error.callsite),
+};
+
+static const cc_evt_field host_stack[] = {
+    F("id", CC_FT_HANDLE, host_stack.id),
+    { "frames", CC_FT_FRAMES, OFF(host_stack.frames), OFF(host_stack.nframes), NULL, NULL },
+};
+
+typedef struct {
+    const cc_evt_field *f;
+    size_t n;
+} table;
+
+#define T(a) { a, COUNT_OF(a) }
+static const table tables[CC_EV_KIND_COUNT] = {
+    [CC_EV_PROCESS_START] = T(process_start),
+    [CC_EV_PROCESS_EXIT] = T(process_exit),
+    [CC_EV_DEVICE] = T(device),
+    [CC_EV_CONTEXT_CREATE] = T(context),
+    [CC_EV_CONTEXT_DESTROY] = T(context),
+    [CC_EV_MODULE_LOAD] = T(module),
+    [CC_EV_MODULE_UNLOAD] = T(module),
+    [CC_EV_FUNCTION] = T(function),
+    [CC_EV_ALLOC] = T(alloc),
+    [CC_EV_FREE] = T(free_),
+    [CC_EV_STREAM_CREATE] = T(stream),
+    [CC_EV_STREAM_DESTROY] = T(stream),
+    [CC_EV_EVENT_CREATE] = T(event),
+    [CC_EV_EVENT_DESTROY] = T(event),
+    [CC_EV_EVENT_RECORD] = T(event),
+    [CC_EV_EVENT_WAIT] = T(event),
+    [CC_EV_EVENT_SYNC] = T(event),
+    [CC_EV_EVENT_QUERY] = T(event),
+    [CC_EV_STREAM_SYNC] = T(sync),
+    [CC_EV_STREAM_QUERY] = T(sync),
+    [CC_EV_CONTEXT_SYNC] = T(sync),
+    [CC_EV_DEVICE_SYNC] = T(sync),
+    [CC_EV_LAUNCH] = T(launch),
+    [CC_EV_MEMCPY] = T(memcpy_),
+    [CC_EV_MEMSET] = T(memset_),
+    [CC_EV_GRAPH_LAUNCH] = T(graph_launch),
+    [CC_EV_GRAPH_NODE] = T(graph_node),
+    [CC_EV_HOST_FUNC] = T(host_func),
+    [CC_EV_API_ERROR] = T(api_error),
+    [CC_EV_HOST_STACK] = T(host_stack),
+};
+
+const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)
+{
+    if (kind >= CC_EV_KIND_COUNT || !tables[kind].f) {
+        *n = 0;
+        return NULL;
+    }
+    *n = tables[kind].n;
+    return tables[kind].f;
+}

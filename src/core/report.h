@@ -1,0 +1,62 @@
+/* The reporter: takes findings from tools, drops suppressed ones, folds duplicates into one
+ * finding with a count, and writes each new finding at once (JSON Lines to the per-process
+ * report file, flushed per finding, and readable text to a stream), so that a crash loses none.
+ * Also: the text / JSON Lines / SARIF writers and per-process report file naming. */
+#ifndef CUCHECK_CORE_REPORT_H
+#define CUCHECK_CORE_REPORT_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "cucheck/finding.h"
+
+typedef struct cc_report_config {
+    const char *jsonl_path;        /* per-process report file (JSON Lines); NULL: none */
+    FILE *text_out;                /* live text output; NULL: none */
+    uint64_t print_limit;          /* most distinct findings written as text; 0: no limit */
+    const char *suppressions_path; /* suppressions file; NULL: none */
+    const char *tool;              /* tool name written into the report header */
+} cc_report_config;
+
+typedef struct cc_reporter cc_reporter;
+
+cc_reporter *cc_reporter_open(const cc_report_config *cfg, char *err, size_t errlen);
+/* Returns 1 if the finding is new, 0 if folded into an earlier one or suppressed. Thread-safe. */
+int cc_reporter_add(cc_reporter *r, const cc_finding *f);
+uint64_t cc_reporter_distinct(const cc_reporter *r);   /* distinct findings, unsuppressed */
+uint64_t cc_reporter_total(const cc_reporter *r);      /* occurrences, unsuppressed */
+uint64_t cc_reporter_suppressed(const cc_reporter *r); /* occurrences suppressed */
+uint64_t cc_reporter_errors(const cc_reporter *r);     /* distinct unsuppressed, severity error */
+/* A statement of what was checked, from a tool: written to the report file at once as
+ * {"type":"note","tool":...,"text":...} and to text_out as "========= <text>". Thread-safe. */
+void cc_reporter_note(cc_reporter *r, const char *text);
+/* Write final counts and the summary, flush and free. */
+void cc_reporter_close(cc_reporter *r);
+/* Flush what is buffered (safe to call from a fatal-signal path of the agent). */
+void cc_reporter_flush(cc_reporter *r);
+
+/* ---- writers over a finished set of findings ---- */
+void cc_write_finding_text(FILE *out, const cc_finding *f);
+void cc_write_finding_jsonl(FILE *out, const cc_finding *f); /* one line, '\n'-terminated */
+/* SARIF 2.1.0: one log with one run for `tool`. */
+void cc_write_sarif(FILE *out, const char *tool, const cc_finding *const *findings, size_t n);
+
+/* ---- reading report files back (what the CLI collects from each process) ---- */
+typedef struct cc_finding_set cc_finding_set;  /* owns copies of findings */
+cc_finding_set *cc_finding_set_new(void);
+/* Parse a JSON Lines report file and add its findings (counts applied). -1 with err on a
+ * malformed file, findings read before the error are kept. */
+int cc_finding_set_load_jsonl(cc_finding_set *s, const char *path, char *err, size_t errlen);
+size_t cc_finding_set_size(const cc_finding_set *s);
+const cc_finding *cc_finding_set_get(const cc_finding_set *s, size_t i);
+/* Notes read from report files, in file order. */
+size_t cc_finding_set_note_count(const cc_finding_set *s);
+const char *cc_finding_set_note(const cc_finding_set *s, size_t i);
+void cc_finding_set_free(cc_finding_set *s);
+
+/* ---- per-process report names ---- */
+/* Expand %p (pid), %q{VAR} (environment variable, empty if unset) and %% in pattern.
+ * Returns 0, or -1 if the result does not fit or a %q{ is unterminated. */
+int cc_expand_report_name(const char *pattern, int pid, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,146 @@
+/* The human-readable text writer, in the style users know from compute-sanitizer:
+ *
+ *   ========= Invalid __global__ write of size 4 bytes [invalid-global-write]
+ *   =========     at add(float const*, float*, int)+0x1f0 in vecadd.cu:12
+ *   =========     by thread (256,0,0) in block (3,0,0)
+ *   =========     Address 0x7f0000000410 is 16 bytes after the nearest allocation ...
+ *   =========     Host frame: main (vecadd.cu:40)
+ *   =========     Allocation: 1024 bytes at 0x7f0000000000
+ *   =========         Host frame: main (vecadd.cu:31)
+ *   =========     (seen 12 times; threads (256,0,0) in block (3,0,0), (257,0,0) in block (3,0,0), ...)
+ *   =========
+ */
+#include "core/report.h"
+#include "core/report_internal.h"
+#include "core/finding_util.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define MAX_TEXT_FRAMES 24 /* host frames printed per stack; the rest are counted */
+
+static const char *space_text(uint32_t space) {
+    switch (space) {
+    case CC_SPACE_GLOBAL: return "__global__ ";
+    case CC_SPACE_SHARED: return "__shared__ ";
+    case CC_SPACE_LOCAL: return "__local__ ";
+    case CC_SPACE_GENERIC: return "generic ";
+    case CC_SPACE_HOST: return "host ";
+    default: return "";
+    }
+}
+
+static const char *access_text(uint32_t access) {
+    switch (access) {
+    case CC_ACCESS_READ: return "read";
+    case CC_ACCESS_WRITE: return "write";
+    case CC_ACCESS_ATOMIC: return "atomic";
+    default: return "access";
+    }
+}
+
+int cc_finding_title(const cc_finding *f, char *buf, size_t len) {
+    const cc_device_loc *d = &f->device;
+    if (f->has_device && (d->valid & CC_DLOC_ADDRESS) && d->access != CC_ACCESS_NONE && f->kind &&
+        strncmp(f->kind, "invalid-", 8) == 0) {
+        snprintf(buf, len, "Invalid %s%s of size %" PRIu32 " byte%s", space_text(d->space),
+                 access_text(d->access), d->size, d->size == 1 ? "" : "s");
+        return 1;
+    }
+    snprintf(buf, len, "%s", f->message ? f->message : f->kind ? f->kind : "finding");
+    return 0;
+}
+
+void cc_device_where(const cc_device_loc *d, char *buf, size_t len) {
+    size_t n = 0;
+    buf[0] = '\0';
+#define ADD(...)                                                                     \
+    do {                                                                             \
+        if (n < len) {                                                               \
+            int w_ = snprintf(buf + n, len - n, __VA_ARGS__);                        \
+            if (w_ > 0) n += (size_t)w_;                                             \
+        }                                                                            \
+    } while (0)
+    if (d->valid & CC_DLOC_KERNEL) ADD("%s", d->kernel ? d->kernel : "<unknown kernel>");
+    if (d->valid & CC_DLOC_PC) ADD("%s+0x%" PRIx64, (d->valid & CC_DLOC_KERNEL) ? "" : "pc ", d->pc);
+    if ((d->valid & CC_DLOC_LINE) && d->file) {
+        ADD("%s%s:%" PRIu32, n ? " in " : "", d->file, d->line);
+    }
+#undef ADD
+}
+
+static void write_device(FILE *out, const cc_device_loc *d, const char *indent) {
+    char where[1024];
+    cc_device_where(d, where, sizeof where);
+    if (where[0]) fprintf(out, "%s%sat %s\n", CC_TEXT_PREFIX, indent, where);
+    if (d->valid & CC_DLOC_THREAD)
+        fprintf(out,
+                "%s%sby thread (%" PRIu32 ",%" PRIu32 ",%" PRIu32 ") in block (%" PRIu32
+                ",%" PRIu32 ",%" PRIu32 ")\n",
+                CC_TEXT_PREFIX, indent, d->thread[0], d->thread[1], d->thread[2], d->block[0],
+                d->block[1], d->block[2]);
+}
+
+static void write_frames(FILE *out, const cc_stack_frame *fr, uint32_t n, const char *indent) {
+    if (!fr) return;
+    for (uint32_t i = 0; i < n && i < MAX_TEXT_FRAMES; i++) {
+        if (fr[i].text) fprintf(out, "%s%sHost frame: %s\n", CC_TEXT_PREFIX, indent, fr[i].text);
+        else fprintf(out, "%s%sHost frame: 0x%" PRIx64 "\n", CC_TEXT_PREFIX, indent, fr[i].pc);
+    }
+    if (n > MAX_TEXT_FRAMES)
+        fprintf(out, "%s%s... %" PRIu32 " more host frames\n", CC_TEXT_PREFIX, indent,
+                n - MAX_TEXT_FRAMES);
+}
+
+static int is_sample(const cc_related *r) {
+    return r->role && strcmp(r->role, CC_RELATED_SAMPLE) == 0 && r->has_device &&
+           (r->device.valid & CC_DLOC_THREAD);
+}
+
+static void write_related(FILE *out, const cc_related *r) {
+    const char *role = r->role && r->role[0] ? r->role : "related";
+    fprintf(out, "%s     %c%s:%s%s\n", CC_TEXT_PREFIX,
+            (role[0] >= 'a' && role[0] <= 'z') ? role[0] - 'a' + 'A' : role[0], role + 1,
+            r->message ? " " : "", r->message ? r->message : "");
+    if (r->has_device) write_device(out, &r->device, "         ");
+    write_frames(out, r->frames, r->nframes, "         ");
+}
+
+static void write_seen(FILE *out, const cc_finding *f) {
+    uint64_t count = f->count ? f->count : 1;
+    if (count <= 1) return;
+    fprintf(out, "%s     (seen %" PRIu64 " times", CC_TEXT_PREFIX, count);
+    uint32_t shown = 0;
+    for (uint32_t i = 0; f->related && i < f->nrelated; i++) {
+        const cc_related *r = &f->related[i];
+        if (!is_sample(r)) continue;
+        const uint32_t *t = r->device.thread, *b = r->device.block;
+        fprintf(out, "%s(%" PRIu32 ",%" PRIu32 ",%" PRIu32 ") in block (%" PRIu32 ",%" PRIu32
+                     ",%" PRIu32 ")",
+                shown ? ", " : "; threads ", t[0], t[1], t[2], b[0], b[1], b[2]);
+        shown++;
+    }
+    fprintf(out, "%s)\n", shown && shown < count ? ", ..." : "");
+}
+
+void cc_write_finding_text(FILE *out, const cc_finding *f) {
+    char title[1024];
+    int from_access = cc_finding_title(f, title, sizeof title);
+    const char *sev = f->severity == CC_SEV_WARNING ? "Warning: "
+                      : f->severity == CC_SEV_INFO  ? "Note: "
+                                                    : "";
+    if (f->kind && strcmp(title, f->kind) != 0)
+        fprintf(out, "%s %s%s [%s]\n", CC_TEXT_PREFIX, sev, title, f->kind);
+    else
+        fprintf(out, "%s %s%s\n", CC_TEXT_PREFIX, sev, title);
+    if (f->has_device) write_device(out, &f->device, "     ");
+    if (from_access) {
+        if (f->message) fprintf(out, "%s     %s\n", CC_TEXT_PREFIX, f->message);
+        else fprintf(out, "%s     Address 0x%" PRIx64 "\n", CC_TEXT_PREFIX, f->device.address);
+    }
+    write_frames(out, f->frames, f->nframes, "     ");
+    for (uint32_t i = 0; f->related && i < f->nrelated; i++)
+        if (!is_sample(&f->related[i])) write_related(out, &f->related[i]);
+    write_seen(out, f);
+    fprintf(out, "%s\n", CC_TEXT_PREFIX);
+}

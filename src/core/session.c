@@ -1,0 +1,173 @@
+/* A checking session: binds one tool to a reporter and an options list, keeps the host stacks
+ * that the event stream defines, and forwards events to the tool under a lock (tools are written
+ * single-threaded; the agent calls in from many threads). */
+#include "core/session.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "core/options.h"
+
+typedef struct cc_stored_stack {
+    cc_ev_host_stack stack;  /* frames and texts owned by this entry */
+    cc_stack_frame *frames;
+} cc_stored_stack;
+
+struct cc_session {
+    const cc_tool *tool;
+    void *state;
+    cc_tool_host host;
+    cc_reporter *reporter;
+    cc_options *options;
+    pthread_mutex_t lock;
+    cc_stored_stack *stacks;  /* open-addressing table keyed by stack id */
+    size_t stack_cap, stack_count;
+    int closed;
+};
+
+static size_t stack_slot(const cc_session *s, uint64_t id) {
+    uint64_t h = id * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 17) & (s->stack_cap - 1);
+}
+
+static void free_stack(cc_stored_stack *st) {
+    for (uint32_t i = 0; i < st->stack.nframes; i++) free((char *)st->frames[i].text);
+    free(st->frames);
+    memset(st, 0, sizeof *st);
+}
+
+static int grow_stacks(cc_session *s) {
+    size_t ncap = s->stack_cap ? s->stack_cap * 2 : 256;
+    cc_stored_stack *n = calloc(ncap, sizeof *n);
+    if (!n) return -1;
+    cc_stored_stack *old = s->stacks;
+    size_t ocap = s->stack_cap;
+    s->stacks = n;
+    s->stack_cap = ncap;
+    for (size_t i = 0; i < ocap; i++) {
+        if (old[i].stack.id == 0) continue;
+        size_t j = stack_slot(s, old[i].stack.id);
+        while (n[j].stack.id != 0) j = (j + 1) & (ncap - 1);
+        n[j] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+static void store_stack(cc_session *s, const cc_ev_host_stack *in) {
+    if (in->id == 0) return;
+    if ((s->stack_count + 1) * 2 > s->stack_cap && grow_stacks(s) != 0) return;
+    size_t j = stack_slot(s, in->id);
+    while (s->stacks[j].stack.id != 0 && s->stacks[j].stack.id != in->id)
+        j = (j + 1) & (s->stack_cap - 1);
+    cc_stored_stack *st = &s->stacks[j];
+    if (st->stack.id == in->id) free_stack(st); /* redefinition replaces */
+    else s->stack_count++;
+    st->frames = in->nframes ? calloc(in->nframes, sizeof *st->frames) : NULL;
+    uint32_t n = st->frames ? in->nframes : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        st->frames[i].pc = in->frames[i].pc;
+        st->frames[i].text = strdup(in->frames[i].text ? in->frames[i].text : "");
+    }
+    st->stack.id = in->id;
+    st->stack.nframes = n;
+    st->stack.frames = st->frames;
+}
+
+static const cc_ev_host_stack *host_stack(cc_tool_host *host, uint64_t id) {
+    cc_session *s = host->impl;
+    if (id == 0 || s->stack_cap == 0) return NULL;
+    size_t j = stack_slot(s, id);
+    while (s->stacks[j].stack.id != 0) {
+        if (s->stacks[j].stack.id == id) return &s->stacks[j].stack;
+        j = (j + 1) & (s->stack_cap - 1);
+    }
+    return NULL;
+}
+
+static void host_report(cc_tool_host *host, const cc_finding *f) {
+    cc_session *s = host->impl;
+    cc_reporter_add(s->reporter, f);
+}
+
+static const char *host_option(cc_tool_host *host, const char *name) {
+    cc_session *s = host->impl;
+    return cc_options_get(s->options, name);
+}
+
+static void host_note(cc_tool_host *host, const char *text) {
+    cc_session *s = host->impl;
+    cc_reporter_note(s->reporter, text);
+}
+
+cc_session *cc_session_open(const cc_session_config *cfg, char *err, size_t errlen) {
+    const char *name = cfg->tool ? cfg->tool : "run";
+    const cc_tool *tool = cc_tool_find(name);
+    if (!tool) {
+        snprintf(err, errlen, "unknown tool '%s'", name);
+        return NULL;
+    }
+    cc_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->tool = tool;
+    pthread_mutex_init(&s->lock, NULL);
+    s->options = cc_options_parse(cfg->options);
+    if (!s->options) {
+        snprintf(err, errlen, "malformed tool options");
+        free(s);
+        return NULL;
+    }
+    cc_report_config rc = cfg->report;
+    if (!rc.tool) rc.tool = tool->name;
+    s->reporter = cc_reporter_open(&rc, err, errlen);
+    if (!s->reporter) {
+        cc_options_free(s->options);
+        free(s);
+        return NULL;
+    }
+    s->host.report = host_report;
+    s->host.option = host_option;
+    s->host.stack = host_stack;
+    s->host.note = host_note;
+    s->host.impl = s;
+    s->state = tool->init(&s->host, err, errlen);
+    if (!s->state) {
+        cc_reporter_close(s->reporter);
+        cc_options_free(s->options);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void cc_session_event(cc_session *s, const cc_event *ev) {
+    pthread_mutex_lock(&s->lock);
+    if (!s->closed) {
+        if (ev->h.kind == CC_EV_HOST_STACK) store_stack(s, &ev->u.host_stack);
+        s->tool->on_event(s->state, ev);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+cc_reporter *cc_session_reporter(cc_session *s) { return s->reporter; }
+
+uint64_t cc_session_close(cc_session *s) {
+    pthread_mutex_lock(&s->lock);
+    s->closed = 1;
+    s->tool->on_exit(s->state);
+    uint64_t errors = cc_reporter_errors(s->reporter);
+    cc_reporter_close(s->reporter);
+    pthread_mutex_unlock(&s->lock);
+    for (size_t i = 0; i < s->stack_cap; i++)
+        if (s->stacks[i].stack.id) free_stack(&s->stacks[i]);
+    free(s->stacks);
+    cc_options_free(s->options);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    return errors;
+}

@@ -1,0 +1,29 @@
+/* A checking session: one tool fed by one event stream, with its reporter and options. The live
+ * agent and `cucheck replay` both drive tools through a session, so that both run the same code:
+ *   s = cc_session_open(&cfg, err, n); for each event: cc_session_event(s, &ev); cc_session_close(s);
+ * The session keeps the host stacks that CC_EV_HOST_STACK events define and offers them to the
+ * tool, and passes findings to the reporter. */
+#ifndef CUCHECK_CORE_SESSION_H
+#define CUCHECK_CORE_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cucheck/tool.h"
+#include "core/report.h"
+
+typedef struct cc_session_config {
+    const char *tool;            /* registry name */
+    const char *options;         /* encoded tool options: "name=value" lines, see core/options.h */
+    cc_report_config report;
+} cc_session_config;
+
+typedef struct cc_session cc_session;
+
+cc_session *cc_session_open(const cc_session_config *cfg, char *err, size_t errlen);
+void cc_session_event(cc_session *s, const cc_event *ev); /* thread-safe */
+cc_reporter *cc_session_reporter(cc_session *s);
+/* Ends the stream: calls the tool's on_exit, closes the reporter. Returns the number of
+ * distinct unsuppressed findings of severity error. */
+uint64_t cc_session_close(cc_session *s);
+
+#endif

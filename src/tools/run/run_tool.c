@@ -1,0 +1,206 @@
+/* The `run` tool: tracks what the program does on the GPU, reports every CUDA API call that
+ * failed (except expected ones such as not-ready from queries), and attributes asynchronous
+ * (sticky) errors to the launch that caused them: the launches still in flight when the error
+ * surfaced are the candidates; with one candidate the attribution is exact, otherwise all
+ * candidates are listed with the reason. Ends with a note of what was tracked. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cucheck/tool.h"
+#include "core/cuda_errors.h"
+#include "symbols/demangle.h"
+#include "tools/run/inflight.h"
+
+#define RUN_MAX_CANDIDATES 16
+
+typedef struct run_state {
+    cc_tool_host *host;
+    cc_inflight *inflight;
+    uint64_t launches, graph_launches, copies, memsets, allocs, frees, api_errors, syncs;
+    uint64_t contexts, modules, functions, streams;
+    uint64_t live_bytes, peak_bytes;
+    int sticky_seen;        /* a sticky error was attributed already */
+    int32_t sticky_code;
+    uint64_t sticky_repeats; /* later calls failing with the same sticky error */
+} run_state;
+
+static const cc_option_spec run_options[] = {
+    {NULL, 0, NULL, NULL},
+};
+
+static void *run_init(cc_tool_host *host, char *err, size_t errlen) {
+    run_state *s = calloc(1, sizeof *s);
+    if (!s || !(s->inflight = cc_inflight_new())) {
+        snprintf(err, errlen, "out of memory");
+        free(s);
+        return NULL;
+    }
+    s->host = host;
+    return s;
+}
+
+static void set_stack(run_state *s, uint64_t callsite, uint32_t *n, const cc_stack_frame **f) {
+    const cc_ev_host_stack *st = callsite ? s->host->stack(s->host, callsite) : NULL;
+    *n = st ? st->nframes : 0;
+    *f = st ? st->frames : NULL;
+}
+
+static void describe_launch(char *buf, size_t len, const cc_inflight_launch *l) {
+    char dem[512];
+    if (l->graph_exec && strcmp(l->name, "(graph)") == 0) {
+        snprintf(buf, len, "graph launch #%" PRIu64 " (graph 0x%" PRIx64 ") on stream 0x%" PRIx64,
+                 l->launch_id, l->graph_exec, l->stream);
+        return;
+    }
+    cc_demangle(l->name, dem, sizeof dem);
+    snprintf(buf, len,
+             "launch #%" PRIu64 " of %s<<<(%u,%u,%u),(%u,%u,%u)>>> on stream 0x%" PRIx64 "%s",
+             l->launch_id, dem, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+             l->block[2], l->stream, l->graph_exec ? " (graph node)" : "");
+}
+
+static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *ename) {
+    const cc_inflight_launch *pending;
+    size_t n = cc_inflight_pending(s->inflight, &pending);
+    char msg[1024], descs[RUN_MAX_CANDIDATES][600];
+    cc_related rel[RUN_MAX_CANDIDATES];
+    size_t shown = n < RUN_MAX_CANDIDATES ? n : RUN_MAX_CANDIDATES;
+    memset(rel, 0, sizeof rel);
+    for (size_t i = 0; i < shown; i++) {
+        /* newest first: the last launch before the error is the likeliest */
+        const cc_inflight_launch *l = &pending[n - 1 - i];
+        describe_launch(descs[i], sizeof descs[i], l);
+        rel[i].role = n == 1 ? "faulting launch" : "candidate launch";
+        rel[i].message = descs[i];
+        rel[i].has_device = 1;
+        rel[i].device.valid = CC_DLOC_KERNEL;
+        rel[i].device.kernel = l->name;
+        rel[i].device.launch_id = l->launch_id;
+        rel[i].device.stream = l->stream;
+        set_stack(s, l->callsite, &rel[i].nframes, &rel[i].frames);
+    }
+    cc_finding f = {0};
+    f.tool = "run";
+    f.kind = "async-error";
+    f.severity = CC_SEV_ERROR;
+    if (n == 1) {
+        snprintf(msg, sizeof msg, "%s (%d) surfaced in %s; caused by %s", ename, e->code,
+                 e->function ? e->function : "?", descs[0]);
+        f.has_device = 1;
+        f.device = rel[0].device;
+    } else if (n == 0) {
+        snprintf(msg, sizeof msg,
+                 "%s (%d) surfaced in %s; no launch was in flight (the error came from work "
+                 "cucheck did not see, or from an earlier context)",
+                 ename, e->code, e->function ? e->function : "?");
+    } else {
+        snprintf(msg, sizeof msg,
+                 "%s (%d) surfaced in %s; %zu launches were in flight and not ordered before "
+                 "the error, so it came from one of them (listed newest first%s)",
+                 ename, e->code, e->function ? e->function : "?", n,
+                 n > shown ? ", the oldest not shown" : "");
+    }
+    f.message = msg;
+    set_stack(s, e->callsite, &f.nframes, &f.frames);
+    f.nrelated = (uint32_t)shown;
+    f.related = rel;
+    s->host->report(s->host, &f);
+}
+
+static void on_api_error(run_state *s, const cc_ev_api_error *e) {
+    if (cc_cuda_error_is_expected(e->api, e->code)) return;
+    s->api_errors++;
+    const char *ename = e->error_name && *e->error_name ? e->error_name
+                                                        : cc_cuda_error_name(e->api, e->code);
+    const char *etext = e->error_string && *e->error_string ? e->error_string
+                                                            : cc_cuda_error_text(e->api, e->code);
+    if (!ename) ename = "unknown error";
+    if (cc_cuda_error_is_sticky(e->api, e->code)) {
+        if (!s->sticky_seen) {
+            s->sticky_seen = 1;
+            s->sticky_code = e->code;
+            report_sticky(s, e, ename);
+            return;
+        }
+        if (e->code == s->sticky_code) {
+            s->sticky_repeats++;
+            return;
+        }
+    }
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s returned %s (%d): %s", e->function ? e->function : "CUDA call",
+             ename, e->code, etext ? etext : "no description");
+    cc_finding f = {0};
+    f.tool = "run";
+    f.kind = "api-error";
+    f.severity = CC_SEV_ERROR;
+    f.message = msg;
+    set_stack(s, e->callsite, &f.nframes, &f.frames);
+    s->host->report(s->host, &f);
+}
+
+static void run_on_event(void *state, const cc_event *ev) {
+    run_state *s = state;
+    switch (ev->h.kind) {
+    case CC_EV_API_ERROR: on_api_error(s, &ev->u.api_error); break;
+    case CC_EV_LAUNCH: s->launches++; break;
+    case CC_EV_GRAPH_LAUNCH: s->graph_launches++; break;
+    case CC_EV_MEMCPY: s->copies++; break;
+    case CC_EV_MEMSET: s->memsets++; break;
+    case CC_EV_CONTEXT_CREATE: s->contexts++; break;
+    case CC_EV_MODULE_LOAD: s->modules++; break;
+    case CC_EV_FUNCTION: s->functions++; break;
+    case CC_EV_STREAM_CREATE: s->streams++; break;
+    case CC_EV_STREAM_SYNC: case CC_EV_CONTEXT_SYNC: case CC_EV_DEVICE_SYNC:
+    case CC_EV_EVENT_SYNC: s->syncs++; break;
+    case CC_EV_ALLOC:
+        if (ev->u.alloc.mem_kind != CC_MEM_VIRTUAL_RESERVE) {
+            s->allocs++;
+            s->live_bytes += ev->u.alloc.size;
+            if (s->live_bytes > s->peak_bytes) s->peak_bytes = s->live_bytes;
+        }
+        break;
+    case CC_EV_FREE:
+        if (ev->u.free.mem_kind != CC_MEM_VIRTUAL_RESERVE) {
+            s->frees++;
+            s->live_bytes -= ev->u.free.size <= s->live_bytes ? ev->u.free.size : s->live_bytes;
+        }
+        break;
+    default: break;
+    }
+    cc_inflight_event(s->inflight, ev);
+}
+
+static void run_on_exit(void *state) {
+    run_state *s = state;
+    char note[512];
+    snprintf(note, sizeof note,
+             "run: tracked %" PRIu64 " context(s), %" PRIu64 " module(s), %" PRIu64
+             " kernel launch(es), %" PRIu64 " graph launch(es), %" PRIu64 " copies, %" PRIu64
+             " memsets, %" PRIu64 " allocations (peak %" PRIu64 " bytes), %" PRIu64
+             " failed API call(s)",
+             s->contexts, s->modules, s->launches, s->graph_launches, s->copies, s->memsets,
+             s->allocs, s->peak_bytes, s->api_errors);
+    s->host->note(s->host, note);
+    if (s->sticky_repeats) {
+        snprintf(note, sizeof note,
+                 "run: %" PRIu64 " later CUDA call(s) failed with the same sticky error "
+                 "(the context stays unusable after it)",
+                 s->sticky_repeats);
+        s->host->note(s->host, note);
+    }
+    cc_inflight_free(s->inflight);
+    free(s);
+}
+
+const cc_tool cc_tool_run = {
+    .name = "run",
+    .summary = "run the program with the agent: track GPU work, report failed CUDA calls and "
+               "attribute asynchronous errors to their launch",
+    .options = run_options,
+    .init = run_init,
+    .on_event = run_on_event,
+    .on_exit = run_on_exit,
+};

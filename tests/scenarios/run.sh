@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Replays every scenario tests/scenarios/<tool>/*.scn through `cucheck replay --tool <tool>` and
+# checks its findings against the expectations written in the scenario itself:
+#   #expect KIND [TEXT...]   one distinct finding of KIND whose JSON line contains each TEXT
+#                            (TEXTs separated by ' && ')
+#   #expect-none             no findings at all (the clean twin)
+#   #expect-note TEXT        a note containing TEXT
+# Every finding must be expected: extra findings fail the scenario.
+# Usage: run.sh CUCHECK_BIN SCENARIO_DIR
+set -uo pipefail
+cucheck="$1"
+dir="$2"
+fail=0
+count=0
+for scn in "$dir"/*/*.scn; do
+  [ -e "$scn" ] || continue
+  tool="$(basename "$(dirname "$scn")")"
+  count=$((count + 1))
+  out="$("$cucheck" replay --tool "$tool" --format json "$scn" 2>/tmp/cucheck-scn-err.$$)"
+  rc=$?
+  if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+    echo "FAIL $scn: replay exited $rc: $(cat /tmp/cucheck-scn-err.$$)"
+    fail=$((fail + 1))
+    continue
+  fi
+  if ! python3 "$dir/check_expect.py" "$scn" <<<"$out"; then
+    echo "FAIL $scn"
+    echo "$out" | sed 's/^/    /'
+    fail=$((fail + 1))
+  fi
+done
+rm -f /tmp/cucheck-scn-err.$$
+echo "scenarios: $count run, $fail failed"
+[ $count -gt 0 ] && [ $fail -eq 0 ]

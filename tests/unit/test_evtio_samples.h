@@ -1,0 +1,233 @@
+/* Shared by the evtio/scenario unit tests: one sample event of every kind with non-trivial
+ * values in every field (strings with quotes and escapes, stack frames, graph deps, values
+ * above 32 bits, negative numbers, out-of-range enums), and a field-by-field comparison written
+ * out by hand from cucheck/event.h (independent of the codec's field tables). */
+#ifndef CUCHECK_TEST_EVTIO_SAMPLES_H
+#define CUCHECK_TEST_EVTIO_SAMPLES_H
+
+#include <stdio.h>
+#include <string.h>
+#include "cucheck/event.h"
+
+static const uint64_t sample_deps[] = { 3, 4, 0xfedcba9876543ull, 1 };
+static const cc_stack_frame sample_frames[] = {
+    { 0x401a2c, "main+0x1c (a.cu:10)" },
+    { 0, "train.py:42 in step" },
+    { 0x7f0000123456ull, "weird \"quoted\" \\ back\nslash\ttab|bar #hash \x01 \xc3\xa9" },
+    { 0, "0x12@looks like a pc" },
+    { 5, "" },
+};
+
+/* Fill out[] with one event per kind (CC_EV_KIND_COUNT - 1 events); returns the count. */
+static size_t sample_events(cc_event *out)
+{
+    size_t n = 0;
+    for (uint32_t k = 1; k < CC_EV_KIND_COUNT; k++) {
+        cc_event *e = &out[n++];
+        memset(e, 0, sizeof *e);
+        e->h.kind = k;
+        e->h.tid = 1000 + k;
+        e->h.timestamp = 0x100000000ull * k + 17;
+        uint64_t big = 0xabcdef0000000000ull + k;
+        switch ((cc_event_kind)k) {
+        case CC_EV_PROCESS_START:
+            e->u.process_start = (cc_ev_process_start){ 4242, 1, "/usr/bin/python3", "memcheck",
+                                                        "0.1.0" };
+            break;
+        case CC_EV_PROCESS_EXIT:
+            e->u.process_exit = (cc_ev_process_exit){ CC_EXIT_SIGNAL, -11 };
+            break;
+        case CC_EV_DEVICE:
+            e->u.device = (cc_ev_device){ 3, 9, 0, 132, 150ull << 30, "NVIDIA H200 \"x\"" };
+            break;
+        case CC_EV_CONTEXT_CREATE: case CC_EV_CONTEXT_DESTROY:
+            e->u.context = (cc_ev_context){ big, -1 };
+            break;
+        case CC_EV_MODULE_LOAD: case CC_EV_MODULE_UNLOAD:
+            e->u.module = (cc_ev_module){ big, big + 1, 123456, "/tmp/cubins/m 1.cubin" };
+            break;
+        case CC_EV_FUNCTION:
+            e->u.function = (cc_ev_function){ big, big + 2, 0x7f12340000ull, 4096,
+                                              "_Z3addPfS_i" };
+            break;
+        case CC_EV_ALLOC:
+            e->u.alloc = (cc_ev_alloc){ big, 1, CC_MEM_DEVICE_ASYNC, 0x7f0000200000ull,
+                                        1ull << 33, 7, 99, 5 };
+            break;
+        case CC_EV_FREE:
+            e->u.free = (cc_ev_free){ big, 2, CC_MEM_MANAGED, 0x7f0000200000ull, 1024,
+                                      CC_STREAM_PER_THREAD, 6 };
+            break;
+        case CC_EV_STREAM_CREATE: case CC_EV_STREAM_DESTROY:
+            e->u.stream = (cc_ev_stream){ big, 0x55550000ull + k, CC_STREAM_FLAG_NON_BLOCKING,
+                                          -2 };
+            break;
+        case CC_EV_EVENT_CREATE: case CC_EV_EVENT_DESTROY: case CC_EV_EVENT_RECORD:
+        case CC_EV_EVENT_WAIT: case CC_EV_EVENT_SYNC: case CC_EV_EVENT_QUERY:
+            e->u.event = (cc_ev_event){ big, 0x66660000ull + k, 0x55551111ull,
+                                        CC_EVENT_FLAG_DISABLE_TIMING | 0x80000000u, 1 };
+            break;
+        case CC_EV_STREAM_SYNC: case CC_EV_STREAM_QUERY: case CC_EV_CONTEXT_SYNC:
+        case CC_EV_DEVICE_SYNC:
+            e->u.sync = (cc_ev_sync){ big, 1, -1, 0x77770000ull + k };
+            break;
+        case CC_EV_LAUNCH:
+            e->u.launch = (cc_ev_launch){
+                .context = big, .device = 1, .flags = CC_LAUNCH_FLAG_GRAPH_NODE,
+                .module = big + 1, .function = big + 2,
+                .name = "void add<float>(float*, int)", .grid = { 4, 2, 1 },
+                .block = { 256, 1, 1 }, .cluster = { 2, 1, 1 }, .dynamic_smem = 49152,
+                .stream = 0x88880000ull, .launch_id = 1ull << 40, .callsite = 12,
+                .graph_exec = 13, .graph_node = 14 };
+            break;
+        case CC_EV_MEMCPY:
+            e->u.memcpy = (cc_ev_memcpy){ big, CC_COPY_D2H, CC_COPY_FLAG_ASYNC, CC_MEM_DEVICE,
+                                          CC_MEM_HOST_PINNED, 0x7f0000300000ull,
+                                          0x5555deadbeefull, 4096, 64, 32, 2, 128, 256,
+                                          CC_STREAM_PER_THREAD, 15, 16, 17 };
+            break;
+        case CC_EV_MEMSET:
+            e->u.memset = (cc_ev_memset){ big, CC_COPY_FLAG_GRAPH_NODE, 4, 0xdeadbeef,
+                                          CC_MEM_KIND_COUNT + 7 /* unknown: kept as number */,
+                                          0x7f0000400000ull, 8192, 64, 128, 512, 9, 18, 19,
+                                          20 };
+            break;
+        case CC_EV_GRAPH_LAUNCH:
+            e->u.graph_launch = (cc_ev_graph_launch){ big, 21, 22, 23, 24 };
+            break;
+        case CC_EV_GRAPH_NODE:
+            e->u.graph_node = (cc_ev_graph_node){ 21, 25, CC_GNODE_CHILD_GRAPH,
+                                                  (uint32_t)(sizeof sample_deps / 8),
+                                                  sample_deps };
+            break;
+        case CC_EV_HOST_FUNC:
+            e->u.host_func = (cc_ev_host_func){ big, 26, 0x401000, 0x7ffc12345678ull, 27 };
+            break;
+        case CC_EV_API_ERROR:
+            e->u.api_error = (cc_ev_api_error){ CC_API_RUNTIME, 700, "cudaMemcpy",
+                                                "cudaErrorIllegalAddress",
+                                                "an illegal memory access was encountered",
+                                                28 };
+            break;
+        case CC_EV_HOST_STACK:
+            e->u.host_stack = (cc_ev_host_stack){
+                29, (uint32_t)(sizeof sample_frames / sizeof sample_frames[0]), sample_frames };
+            break;
+        default:
+            break;
+        }
+    }
+    return n;
+}
+
+static const char *s_or_empty(const char *s) { return s ? s : ""; }
+
+/* 1 if a and b are equal field by field; else 0 and the first difference in why. */
+static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t whylen)
+{
+#define NE(f) (a->f != b->f)
+#define D(f) do { if (NE(f)) { snprintf(why, whylen, "%s differs", #f); return 0; } } while (0)
+#define S(f) do { if (strcmp(s_or_empty(a->f), s_or_empty(b->f)) != 0) { \
+        snprintf(why, whylen, "%s differs: \"%s\" vs \"%s\"", #f, s_or_empty(a->f), \
+                 s_or_empty(b->f)); return 0; } } while (0)
+#define D3(f) do { D(f[0]); D(f[1]); D(f[2]); } while (0)
+    D(h.kind); D(h.tid); D(h.timestamp);
+    switch ((cc_event_kind)a->h.kind) {
+    case CC_EV_PROCESS_START:
+        D(u.process_start.pid); D(u.process_start.ppid); S(u.process_start.argv0);
+        S(u.process_start.tool); S(u.process_start.version);
+        break;
+    case CC_EV_PROCESS_EXIT:
+        D(u.process_exit.reason); D(u.process_exit.code);
+        break;
+    case CC_EV_DEVICE:
+        D(u.device.ordinal); D(u.device.cc_major); D(u.device.cc_minor);
+        D(u.device.sm_count); D(u.device.total_mem); S(u.device.name);
+        break;
+    case CC_EV_CONTEXT_CREATE: case CC_EV_CONTEXT_DESTROY:
+        D(u.context.context); D(u.context.device);
+        break;
+    case CC_EV_MODULE_LOAD: case CC_EV_MODULE_UNLOAD:
+        D(u.module.context); D(u.module.module); D(u.module.cubin_size);
+        S(u.module.cubin_ref);
+        break;
+    case CC_EV_FUNCTION:
+        D(u.function.module); D(u.function.function); D(u.function.pc); D(u.function.size);
+        S(u.function.name);
+        break;
+    case CC_EV_ALLOC:
+        D(u.alloc.context); D(u.alloc.device); D(u.alloc.mem_kind); D(u.alloc.address);
+        D(u.alloc.size); D(u.alloc.stream); D(u.alloc.pool); D(u.alloc.callsite);
+        break;
+    case CC_EV_FREE:
+        D(u.free.context); D(u.free.device); D(u.free.mem_kind); D(u.free.address);
+        D(u.free.size); D(u.free.stream); D(u.free.callsite);
+        break;
+    case CC_EV_STREAM_CREATE: case CC_EV_STREAM_DESTROY:
+        D(u.stream.context); D(u.stream.stream); D(u.stream.flags); D(u.stream.priority);
+        break;
+    case CC_EV_EVENT_CREATE: case CC_EV_EVENT_DESTROY: case CC_EV_EVENT_RECORD:
+    case CC_EV_EVENT_WAIT: case CC_EV_EVENT_SYNC: case CC_EV_EVENT_QUERY:
+        D(u.event.context); D(u.event.event); D(u.event.stream); D(u.event.flags);
+        D(u.event.result);
+        break;
+    case CC_EV_STREAM_SYNC: case CC_EV_STREAM_QUERY: case CC_EV_CONTEXT_SYNC:
+    case CC_EV_DEVICE_SYNC:
+        D(u.sync.context); D(u.sync.device); D(u.sync.result); D(u.sync.stream);
+        break;
+    case CC_EV_LAUNCH:
+        D(u.launch.context); D(u.launch.device); D(u.launch.flags); D(u.launch.module);
+        D(u.launch.function); S(u.launch.name); D3(u.launch.grid); D3(u.launch.block);
+        D3(u.launch.cluster); D(u.launch.dynamic_smem); D(u.launch.stream);
+        D(u.launch.launch_id); D(u.launch.callsite); D(u.launch.graph_exec);
+        D(u.launch.graph_node);
+        break;
+    case CC_EV_MEMCPY:
+        D(u.memcpy.context); D(u.memcpy.direction); D(u.memcpy.flags); D(u.memcpy.src_kind);
+        D(u.memcpy.dst_kind); D(u.memcpy.src); D(u.memcpy.dst); D(u.memcpy.size);
+        D(u.memcpy.width); D(u.memcpy.height); D(u.memcpy.depth); D(u.memcpy.src_pitch);
+        D(u.memcpy.dst_pitch); D(u.memcpy.stream); D(u.memcpy.callsite);
+        D(u.memcpy.graph_exec); D(u.memcpy.graph_node);
+        break;
+    case CC_EV_MEMSET:
+        D(u.memset.context); D(u.memset.flags); D(u.memset.element_size); D(u.memset.value);
+        D(u.memset.mem_kind); D(u.memset.dst); D(u.memset.size); D(u.memset.width);
+        D(u.memset.height); D(u.memset.pitch); D(u.memset.stream); D(u.memset.callsite);
+        D(u.memset.graph_exec); D(u.memset.graph_node);
+        break;
+    case CC_EV_GRAPH_LAUNCH:
+        D(u.graph_launch.context); D(u.graph_launch.graph_exec); D(u.graph_launch.stream);
+        D(u.graph_launch.launch_id); D(u.graph_launch.callsite);
+        break;
+    case CC_EV_GRAPH_NODE:
+        D(u.graph_node.graph_exec); D(u.graph_node.node); D(u.graph_node.type);
+        D(u.graph_node.ndeps);
+        for (uint32_t i = 0; i < a->u.graph_node.ndeps; i++) D(u.graph_node.deps[i]);
+        break;
+    case CC_EV_HOST_FUNC:
+        D(u.host_func.context); D(u.host_func.stream); D(u.host_func.fn);
+        D(u.host_func.userdata); D(u.host_func.callsite);
+        break;
+    case CC_EV_API_ERROR:
+        D(u.api_error.api); D(u.api_error.code); S(u.api_error.function);
+        S(u.api_error.error_name); S(u.api_error.error_string); D(u.api_error.callsite);
+        break;
+    case CC_EV_HOST_STACK:
+        D(u.host_stack.id); D(u.host_stack.nframes);
+        for (uint32_t i = 0; i < a->u.host_stack.nframes; i++) {
+            D(u.host_stack.frames[i].pc);
+            S(u.host_stack.frames[i].text);
+        }
+        break;
+    default:
+        snprintf(why, whylen, "unexpected kind %u", a->h.kind);
+        return 0;
+    }
+    return 1;
+#undef NE
+#undef D
+#undef S
+#undef D3
+}
+
+#endif

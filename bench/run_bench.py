@@ -3,9 +3,12 @@
 `cucheck <tool> [opts]` and under its anchor tools (compute-sanitizer, TORCH_CUDA_SANITIZER=1,
 CUDA_LAUNCH_BLOCKING=1, nsys, torch.profiler), N repetitions each, and prints a markdown table
 of medians, min/max and ratios vs native and vs the anchor (also written to --out).
-The time of a run is the BENCH_TIME_MS the workload prints (its timed section, after warm-up),
-or the wall time of the whole process when it prints none. .cu workloads are built with nvcc
-into --build-dir. Without a GPU: prints "no GPU: benchmarks skipped" and exits 0.
+The time of a run is the BENCH_TIME_MS the workload prints (milliseconds per timed iteration,
+after warm-up), or the wall time of the whole process when it prints none. A workload's
+`mode_args` may give a slow mode fewer iterations; per-iteration times still compare.
+.cu workloads are built with nvcc into --build-dir. The table is rewritten to --out after every
+mode, so an interrupted run keeps what it measured. Without a GPU: prints
+"no GPU: benchmarks skipped" and exits 0.
 
 usage: run_bench.py [--cucheck BIN] [--reps N] [--only NAME]... [--modes M,M] [--out FILE]
 Exit status: 0, or 1 if a run that was available failed (a non-zero exit or a timeout), 2 on a
@@ -74,6 +77,10 @@ def load_config(path):
         for key in ("args", "libs", "anchors"):
             if not all(isinstance(x, str) for x in w.get(key, [])):
                 raise ConfigError("%s: '%s' must be a list of strings" % (where, key))
+        margs = w.get("mode_args", {})
+        if not isinstance(margs, dict) or not all(
+                isinstance(v, list) and all(isinstance(x, str) for x in v) for v in margs.values()):
+            raise ConfigError("%s: 'mode_args' must map mode labels to lists of strings" % where)
         for a in w.get("anchors", []):
             if a not in anchors:
                 raise ConfigError("%s: unknown anchor %s" % (where, a))
@@ -240,7 +247,7 @@ def main():
                 continue
         else:
             cmd = [args.python, os.path.join(HERE, w["source"])]
-        cmd += w.get("args", [])
+        mode_args = w.get("mode_args", {})
         results, measured = {}, []
         for label, prefix, env, why in modes_for(w, cfg, cucheck, tools, build_dir):
             if wanted is not None and label != "native" and label not in wanted:
@@ -252,7 +259,8 @@ def main():
             print("%s: %s x%d ..." % (w["name"], label, reps), flush=True)
             walls, internals, notes = [], [], []
             for _ in range(reps):
-                status, wall, internal, skip, tail = run_once(prefix + cmd, env, timeout)
+                argv = prefix + cmd + mode_args.get(label, w.get("args", []))
+                status, wall, internal, skip, tail = run_once(argv, env, timeout)
                 if status == "skipped":
                     notes.append("skipped: %s" % skip)
                     break
@@ -266,15 +274,33 @@ def main():
                     internals.append(internal)
             results[label] = (walls, internals if len(internals) == len(walls) else [])
             measured.append((label, "; ".join(notes) or "%d run(s)" % len(walls)))
-        for label, note in measured:  # ratios once every mode of the workload has run
-            walls, internals = results[label]
-            use = internals or walls
-            rows.append((w["name"], label, "BENCH_TIME_MS" if internals else ("wall" if walls else "-"),
-                         statistics.median(use) if use else None, min(use) if use else None,
-                         max(use) if use else None, statistics.median(walls) if walls else None,
-                         ratio(results, label, "native"),
-                         ratio(results, label, w.get("ratio_anchor")), note))
+            use = results[label][1] or walls
+            print("%s: %s: median %s ms" % (w["name"], label,
+                                           fmt(statistics.median(use)) if use else "-"),
+                  flush=True)
+            write_table(args.out, rows + workload_rows(w, measured, results), quiet=True)
+        rows += workload_rows(w, measured, results)
+    write_table(args.out, rows)
+    return 1 if failed else 0
 
+
+def workload_rows(w, measured, results):
+    """Table rows of one workload; ratios over the modes measured so far."""
+    out = []
+    for label, note in measured:
+        walls, internals = results[label]
+        use = internals or walls
+        out.append((w["name"], label,
+                    "BENCH_TIME_MS" if internals else ("wall" if walls else "-"),
+                    statistics.median(use) if use else None, min(use) if use else None,
+                    max(use) if use else None, statistics.median(walls) if walls else None,
+                    ratio(results, label, "native"),
+                    ratio(results, label, w.get("ratio_anchor")), note))
+    return out
+
+
+def write_table(path, rows, quiet=False):
+    """The markdown table of rows: printed (unless quiet) and written to path (if any)."""
     table = ["| workload | mode | metric | median ms | min ms | max ms | wall median ms "
              "| x native | x anchor | runs |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -283,11 +309,11 @@ def main():
             "-" if r[7] is None else "%.2fx" % r[7], "-" if r[8] is None else "%.2fx" % r[8],
             r[9]))
     text = "\n".join(table) + "\n"
-    print(text, end="")
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
+    if not quiet:
+        print(text, end="")
+    if path:
+        with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
-    return 1 if failed else 0
 
 
 def ratio(results, label, base):

@@ -1,9 +1,10 @@
 /* Example (buggy, crashes on purpose): cudaMallocPitch returns the row pitch in BYTES, but the
  * kernel adds y * pitch to a float pointer, so row y lands 4 * y * pitch bytes in instead of
- * y * pitch: rows from height/4 on are written far past the 2 MiB allocation and the kernel
- * faults. The fault surfaces later, as cudaErrorIllegalAddress from the next cudaMemcpy2D, far
- * from its cause; this is the attribution example: cucheck run names the faulting launch
- * (fill_rows) and cucheck memcheck the exact write. The program exits 1 with the error.
+ * y * pitch: rows from height/4 on are written up to 48 MiB past the 16 MiB allocation and the
+ * kernel faults. The fault surfaces later, as cudaErrorIllegalAddress from the next cudaMemcpy2D,
+ * far from its cause; this is the attribution example: cucheck run names the faulting launch
+ * (fill_rows) and cucheck memcheck the exact write. The program exits 1 with the error (or, if
+ * the memory past the allocation happens to be mapped, with a count of wrong values).
  * Fixed twin: pitch_ok.cu. */
 #include "cuda_check.h"
 
@@ -18,7 +19,7 @@ __global__ void fill_rows(float *base, size_t pitch, int width, int height)
 
 int main(void)
 {
-    const int width = 256, height = 2048; /* 2 MiB of floats */
+    const int width = 1024, height = 4096; /* 16 MiB of floats */
     float *host = (float *)malloc((size_t)width * height * sizeof(float));
     if (!host) {
         fprintf(stderr, "pitch_fault: out of host memory\n");

@@ -14,7 +14,7 @@ __global__ void fill_rows(float *base, size_t pitch, int width, int height)
 
 int main(void)
 {
-    const int width = 256, height = 2048; /* 2 MiB of floats */
+    const int width = 1024, height = 4096; /* 16 MiB of floats */
     float *host = (float *)malloc((size_t)width * height * sizeof(float));
     if (!host) {
         fprintf(stderr, "pitch_ok: out of host memory\n");

@@ -18,7 +18,7 @@ if not torch.cuda.is_available():
 
 a = torch.rand(10000, device="cuda")
 with torch.cuda.stream(torch.cuda.Stream()):
-    torch.mul(a, 5, out=a)  # BUG: the side stream does not wait for torch.rand on the default stream
+    torch.mul(a, 5, out=a)  # BUG: the side stream does not wait for torch.rand (default stream)
 torch.cuda.synchronize()
 print("torch_stream_race: multiplied a 10000-element tensor on a side stream without "
       "wait_stream: sum %.1f (expected about 25000)" % a.sum().item())

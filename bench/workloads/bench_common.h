@@ -1,6 +1,7 @@
 /* Shared by the benchmark workloads: CHECK() for CUDA runtime calls, a monotonic host clock,
- * and the one output line the runner reads (BENCH_TIME_MS = time of the timed section, after
- * warm-up, measured on the host around the launches and a final synchronize). */
+ * and the one output line the runner reads: BENCH_TIME_MS = milliseconds per timed iteration
+ * (after warm-up), measured on the host around the launches and a final synchronize, so runs
+ * with different iteration counts compare. */
 #ifndef CUCHECK_BENCH_COMMON_H
 #define CUCHECK_BENCH_COMMON_H
 
@@ -29,7 +30,7 @@ static inline double bench_now_ms(void)
 static inline void bench_report(const char *name, double ms, int iters)
 {
     printf("%s: %d timed iterations, %.3f ms per iteration\n", name, iters, ms / iters);
-    printf("BENCH_TIME_MS %.3f\n", ms);
+    printf("BENCH_TIME_MS %.6f\n", ms / iters);
 }
 
 #endif

@@ -1,5 +1,5 @@
 /* Benchmark workload: cuBLAS SGEMM 4096 x 4096 x 4096, 3 warm-up and 10 timed products.
- * Prints BENCH_TIME_MS for the timed products. Link with -lcublas. */
+ * Prints BENCH_TIME_MS per timed product. Link with -lcublas. */
 #include <cublas_v2.h>
 #include "bench_common.h"
 

@@ -1,6 +1,6 @@
 /* Benchmark workload: two-pass shared-memory tree reduction of 64 Mi ints (block sums, then one
  * block over the sums), 3 warm-up and 20 timed reductions; checks the result once. Prints
- * BENCH_TIME_MS for the timed reductions. */
+ * BENCH_TIME_MS per timed reduction. */
 #include "bench_common.h"
 
 #define BLOCK 512

@@ -1,6 +1,6 @@
 /* Benchmark workload: 5-point Jacobi stencil on a 4096 x 4096 grid, each block staging its
  * 32 x 32 tile plus halo in shared memory; 3 warm-up and 20 timed sweeps (ping-pong buffers).
- * Prints BENCH_TIME_MS for the timed sweeps. */
+ * Prints BENCH_TIME_MS per timed sweep. */
 #include "bench_common.h"
 
 #define TILE 32

@@ -1,6 +1,6 @@
 /* Benchmark workload: 10,000 launches of a tiny kernel (one block of 32 threads), back to back
  * on one stream: measures per-launch host overhead. 100 warm-up launches first. Prints
- * BENCH_TIME_MS for the 10,000 timed launches and the final synchronize. */
+ * BENCH_TIME_MS per launch (10,000 timed launches and the final synchronize). */
 #include "bench_common.h"
 
 __global__ void tiny(int *counter)

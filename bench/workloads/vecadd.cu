@@ -1,5 +1,5 @@
 /* Benchmark workload: vector add over 64 Mi floats (memory-bound), 3 warm-up and 20 timed
- * launches. Prints BENCH_TIME_MS for the timed launches. */
+ * launches. Prints BENCH_TIME_MS per timed launch. */
 #include "bench_common.h"
 
 __global__ void vecadd(const float *a, const float *b, float *c, int n)

@@ -51,6 +51,18 @@ typedef enum cc_event_kind {
     CC_EV_HOST_FUNC = 28,      /* cudaLaunchHostFunc / cuLaunchHostFunc / stream callback */
     CC_EV_API_ERROR = 29,      /* a CUDA API call returned an error */
     CC_EV_HOST_STACK = 30,     /* defines a host call-stack id used by other events' callsite */
+    CC_EV_ACCESS = 31,         /* memory a launch (or the host) accessed; arrives after the launch */
+    /* 32..39: the profile backend (CUPTI activity); 31 is kept for another addition. */
+    CC_EV_KERNEL_ACTIVITY = 32, /* a kernel ran on the GPU: start/end on the host clock */
+    CC_EV_COPY_ACTIVITY = 33,   /* a memcpy or memset ran on the GPU */
+    CC_EV_API_CALL = 34,        /* a runtime/driver API call, with its duration and result */
+    CC_EV_NVTX_RANGE = 35,      /* an NVTX range (push/pop or start/end) ended */
+    CC_EV_SYNC_ACTIVITY = 36,   /* the host waited for a stream, event or context */
+    CC_EV_CLOCK_SYNC = 37,      /* wall clock and monotonic clock read at the same moment */
+    CC_EV_DEVICE_LIMITS = 38,   /* per-SM limits of a device (occupancy inputs) */
+    CC_EV_ACTIVITY_LOST = 39,   /* the backend dropped activity records */
+    CC_EV_CAPTURE_BEGIN = 40,  /* cudaStreamBeginCapture(stream): later work on it is captured */
+    CC_EV_CAPTURE_END = 41,    /* cudaStreamEndCapture(stream) returned */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 
@@ -304,6 +316,146 @@ typedef struct cc_ev_host_stack {
     const cc_stack_frame *frames; /* innermost first */
 } cc_ev_host_stack;
 
+/* ---- profile backend (CUPTI activity) events. GPU start/end times are on the clock of event
+ * timestamps (host CLOCK_MONOTONIC, ns); the header's timestamp is when the backend delivered
+ * the record, its tid the host thread (API_CALL, NVTX_RANGE, SYNC_ACTIVITY) or 0. Streams here
+ * are the backend's stream ids (unique per context), correlations the ids CUPTI gives an API
+ * call and the GPU work it started (a graph launch and all its nodes share one). ---- */
+typedef struct cc_ev_kernel_activity {
+    uint64_t start, end;
+    int32_t device;
+    uint32_t registers;     /* per thread */
+    uint64_t context;
+    uint64_t stream;
+    uint64_t correlation;   /* of the API_CALL that launched it */
+    const char *name;       /* mangled kernel name */
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t cluster[3];    /* 0,0,0 without clusters */
+    uint32_t static_smem;   /* bytes per block */
+    uint32_t dynamic_smem;  /* bytes per block */
+    uint32_t local_mem;     /* bytes per thread */
+    uint32_t smem_config;   /* shared memory per SM the driver configured, bytes; 0 if unknown */
+    uint64_t graph;         /* graph id for kernels of a graph launch; else 0 */
+    uint64_t graph_node;
+} cc_ev_kernel_activity;
+
+#define CC_COPY_OP_MEMCPY 1u
+#define CC_COPY_OP_MEMSET 2u
+
+typedef struct cc_ev_copy_activity {
+    uint64_t start, end;
+    int32_t device;
+    uint32_t op;            /* CC_COPY_OP_* */
+    uint32_t direction;     /* cc_copy_dir (memcpy) */
+    uint32_t src_kind;      /* cc_mem_kind (memcpy) */
+    uint32_t dst_kind;      /* cc_mem_kind (memcpy destination, memset target) */
+    uint32_t value;         /* memset value */
+    uint64_t bytes;
+    uint64_t context;
+    uint64_t stream;
+    uint64_t correlation;
+    uint64_t graph, graph_node;
+} cc_ev_copy_activity;
+
+typedef struct cc_ev_api_call {
+    uint64_t start, end;
+    uint32_t api;           /* CC_API_* */
+    uint32_t cbid;          /* CUPTI callback id of the function */
+    const char *function;   /* "cudaLaunchKernel", "cuLaunchKernel", ... */
+    uint64_t correlation;
+    int32_t result;         /* cudaError_t / CUresult */
+} cc_ev_api_call;
+
+typedef struct cc_ev_nvtx_range {
+    uint64_t start, end;
+    uint64_t id;            /* the range id (push/pop ranges too) */
+    uint32_t end_tid;       /* thread that ended it (the header tid started it) */
+    const char *domain;     /* "" for the default domain */
+    const char *name;
+} cc_ev_nvtx_range;
+
+/* Values of cc_ev_sync_activity.type (those of CUPTI). */
+#define CC_SYNC_EVENT 1u             /* cudaEventSynchronize */
+#define CC_SYNC_STREAM_WAIT_EVENT 2u /* cudaStreamWaitEvent */
+#define CC_SYNC_STREAM 3u            /* cudaStreamSynchronize */
+#define CC_SYNC_CONTEXT 4u           /* cudaDeviceSynchronize / cuCtxSynchronize */
+
+typedef struct cc_ev_sync_activity {
+    uint64_t start, end;
+    uint32_t type;          /* CC_SYNC_* */
+    int32_t result;
+    uint64_t context;
+    uint64_t stream;
+    uint64_t event;         /* CUDA event id for EVENT / STREAM_WAIT_EVENT */
+    uint64_t correlation;
+} cc_ev_sync_activity;
+
+typedef struct cc_ev_clock_sync {
+    uint64_t wall_ns;       /* CLOCK_REALTIME, ns since the Unix epoch */
+    uint64_t mono_ns;       /* CLOCK_MONOTONIC at the same moment */
+    int32_t rank;           /* RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID or PMI_RANK; -1 if none */
+    const char *host;       /* host name */
+} cc_ev_clock_sync;
+
+typedef struct cc_ev_device_limits {
+    int32_t ordinal;
+    uint32_t cc_major, cc_minor;
+    uint32_t sm_count;
+    uint32_t warp_size;
+    uint32_t max_threads_per_block;
+    uint32_t max_warps_per_sm;
+    uint32_t max_blocks_per_sm;
+    uint32_t regs_per_block;
+    uint32_t regs_per_sm;
+    uint32_t smem_per_block; /* bytes */
+    uint32_t smem_per_sm;    /* bytes */
+    const char *name;
+} cc_ev_device_limits;
+
+typedef struct cc_ev_activity_lost {
+    uint64_t context;
+    uint64_t dropped;       /* records lost */
+    const char *reason;
+} cc_ev_activity_lost;
+
+/* ---- stream-ordering checks (streamcheck) ---- */
+#define CC_ACCESS_FLAG_READ 0x1u
+#define CC_ACCESS_FLAG_WRITE 0x2u
+#define CC_ACCESS_FLAG_ATOMIC 0x4u
+#define CC_ACCESS_FLAG_HOST_FUNC 0x8u /* made by a host function; launch_id holds its userdata */
+
+/* Where an access set came from (cc_ev_access.source). */
+typedef enum cc_access_source {
+    CC_ACCESS_SRC_UNKNOWN = 0,
+    CC_ACCESS_SRC_INSTRUMENTED = 1, /* gathered on the device during this launch */
+    CC_ACCESS_SRC_LEARNED = 2,      /* applied from what earlier launches of the kernel did */
+    CC_ACCESS_SRC_INFERRED = 3,     /* a pointer argument of the launch (may over-approximate) */
+} cc_access_source;
+
+/* One byte range a kernel launch read and/or wrote (CC_EV_ACCESS). It arrives after its launch
+ * event (device buffers are drained later) and is applied with the launch's ordering at launch
+ * time. launch_id 0 means an access by the host thread h.tid itself at this point of the stream
+ * (host loads/stores seen by host-side instrumentation, MPI on a device buffer). Copies and
+ * memsets get their access sets from their own arguments and need no access events. */
+typedef struct cc_ev_access {
+    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id; 0: the host thread */
+    uint64_t address;
+    uint64_t size;         /* bytes */
+    uint32_t flags;        /* CC_ACCESS_FLAG_* */
+    uint32_t source;       /* cc_access_source */
+} cc_ev_access;
+
+/* CAPTURE_BEGIN / CAPTURE_END: work on a capturing stream (and on streams that joined its capture
+ * by waiting on an event recorded in it) is recorded into a graph, not executed. */
+typedef struct cc_ev_capture {
+    uint64_t context;
+    uint64_t stream;
+    uint64_t graph;        /* END: the graph made (0 if none); BEGIN: 0 */
+    uint32_t mode;         /* BEGIN: cudaStreamCaptureMode (0 global, 1 thread-local, 2 relaxed) */
+    int32_t result;        /* END: 0 = success, else the CUDA error */
+} cc_ev_capture;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -326,6 +478,16 @@ typedef struct cc_event {
         cc_ev_host_func host_func;
         cc_ev_api_error api_error;
         cc_ev_host_stack host_stack;
+        cc_ev_kernel_activity kernel_activity;
+        cc_ev_copy_activity copy_activity;
+        cc_ev_api_call api_call;
+        cc_ev_nvtx_range nvtx_range;
+        cc_ev_sync_activity sync_activity;
+        cc_ev_clock_sync clock_sync;
+        cc_ev_device_limits device_limits;
+        cc_ev_activity_lost activity_lost;
+        cc_ev_access access;
+        cc_ev_capture capture;            /* CAPTURE_BEGIN/END */
     } u;
 } cc_event;
 

@@ -1,10 +1,17 @@
 /* Entry points of libcucheck_agent.so: InitializeInjection (called by the CUDA driver when the
- * library is named in CUDA_INJECTION64_PATH) and a load-time constructor (LD_PRELOAD). Whichever
- * runs first initializes the agent; the other finds it done (pthread_once). */
+ * library is named in CUDA_INJECTION64_PATH) and a load-time constructor (LD_PRELOAD, or a plain
+ * dlopen). Whichever runs first initializes the agent; the other finds it done (pthread_once).
+ * When the driver itself loads the agent (CUDA_INJECTION64_PATH names this file and LD_PRELOAD
+ * does not), the constructor runs inside the driver's dlopen during cuInit; it then leaves
+ * initialization to InitializeInjection, the documented entry, which the driver calls right
+ * after. InitializeInjection must return 1: on 0 the driver unloads the library again, and the
+ * next callback crashes (seen on an H200 with CUDA 13.0). */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "agent.h"
 #include "core/agent_env.h"
@@ -51,15 +58,61 @@ static void cc_agent_init_once(void)
     cc_agent_enable_callbacks();
 }
 
-/* CUDA_INJECTION64_PATH entry. Returns 0 (the driver ignores the value). */
+/* CUDA_INJECTION64_PATH entry. Returns 1: the driver reads 0 as a failed injection. Even then
+ * the agent stays loaded (linked with -z nodelete), since its callbacks and exit handlers
+ * point into it. */
 __attribute__((visibility("default"))) int InitializeInjection(void)
 {
     pthread_once(&cc_agent_once, cc_agent_init_once);
-    return 0;
+    return 1;
 }
 
-/* LD_PRELOAD entry. */
+/* 1 if path names the same file as st. */
+static int cc_same_file(const char *path, const struct stat *st)
+{
+    struct stat other;
+    return path[0] != '\0' && stat(path, &other) == 0 && other.st_dev == st->st_dev &&
+           other.st_ino == st->st_ino;
+}
+
+/* 1 if the CUDA driver is loading this library through CUDA_INJECTION64_PATH, i.e. that variable
+ * names this file and no LD_PRELOAD entry does. */
+static int cc_loaded_by_cuda_injection(void)
+{
+    const char *injection = getenv("CUDA_INJECTION64_PATH");
+    Dl_info info;
+    struct stat self;
+    if (injection == NULL || injection[0] == '\0' ||
+        dladdr((void *)&cc_loaded_by_cuda_injection, &info) == 0 || info.dli_fname == NULL ||
+        stat(info.dli_fname, &self) != 0 || !cc_same_file(injection, &self)) {
+        return 0;
+    }
+    const char *preload = getenv("LD_PRELOAD");
+    if (preload == NULL) {
+        return 1;
+    }
+    char entry[CC_AGENT_PATH_MAX];
+    const char *p = preload;
+    while (*p != '\0') {
+        size_t n = strcspn(p, ": ");
+        if (n > 0 && n < sizeof entry) {
+            memcpy(entry, p, n);
+            entry[n] = '\0';
+            if (cc_same_file(entry, &self)) {
+                return 0;
+            }
+        }
+        p += n;
+        p += strspn(p, ": ");
+    }
+    return 1;
+}
+
+/* LD_PRELOAD (and dlopen) entry. */
 __attribute__((constructor)) static void cc_agent_constructor(void)
 {
+    if (cc_loaded_by_cuda_injection()) {
+        return; /* InitializeInjection follows */
+    }
     pthread_once(&cc_agent_once, cc_agent_init_once);
 }

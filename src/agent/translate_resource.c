@@ -117,11 +117,16 @@ void cc_agent_on_resource(Sanitizer_CallbackId cbid, const void *data)
         break;
     }
     case SANITIZER_CBID_RESOURCE_STREAM_CREATED:
-        cc_emit_stream(data, CC_EV_STREAM_CREATE);
+    case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING: { /* the stream is still named here */
+        const Sanitizer_ResourceStreamData *d = data;
+        /* The driver's internal streams (created with the context) come without a CUstream;
+         * they are not the program's and would read as the legacy default stream. */
+        if (d->stream != NULL) {
+            cc_emit_stream(d, cbid == SANITIZER_CBID_RESOURCE_STREAM_CREATED ? CC_EV_STREAM_CREATE
+                                                                             : CC_EV_STREAM_DESTROY);
+        }
         break;
-    case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING: /* the stream is still named here */
-        cc_emit_stream(data, CC_EV_STREAM_DESTROY);
-        break;
+    }
     case SANITIZER_CBID_RESOURCE_MODULE_LOADED: {
         const Sanitizer_ResourceModuleData *d = data;
         cc_emit_module(d, CC_EV_MODULE_LOAD);

@@ -13,6 +13,7 @@ const cc_cli_command cc_cli_commands[] = {
      NULL},
     {"doctor", "check the setup: driver, GPU, toolkit, agent, conflicting tools", cc_cmd_doctor,
      NULL},
+    {"merge", "combine per-rank profile traces into one timeline", cc_cmd_merge, NULL},
     {"help", "show the help of a tool or command ('cucheck help TOOL')", NULL, NULL},
     {NULL, NULL, NULL, NULL},
 };

@@ -12,6 +12,7 @@
 int cc_cmd_occupancy(int argc, char **argv);
 int cc_cmd_inspect(int argc, char **argv);
 int cc_cmd_doctor(int argc, char **argv);
+int cc_cmd_merge(int argc, char **argv); /* cmd_merge.c: combine per-rank profile traces */
 
 /* Built-in commands that share the global options; argv[0] is the command or tool name. */
 int cc_cmd_replay(cc_cli_opts *g, int argc, char **argv);

@@ -39,6 +39,17 @@ static const char *const kind_names[] = {
     [CC_EV_HOST_FUNC] = "host_func",
     [CC_EV_API_ERROR] = "api_error",
     [CC_EV_HOST_STACK] = "host_stack",
+    [CC_EV_ACCESS] = "access",
+    [CC_EV_KERNEL_ACTIVITY] = "kernel_activity",
+    [CC_EV_COPY_ACTIVITY] = "copy_activity",
+    [CC_EV_API_CALL] = "api_call",
+    [CC_EV_NVTX_RANGE] = "nvtx_range",
+    [CC_EV_SYNC_ACTIVITY] = "sync_activity",
+    [CC_EV_CLOCK_SYNC] = "clock_sync",
+    [CC_EV_DEVICE_LIMITS] = "device_limits",
+    [CC_EV_ACTIVITY_LOST] = "activity_lost",
+    [CC_EV_CAPTURE_BEGIN] = "capture_begin",
+    [CC_EV_CAPTURE_END] = "capture_end",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 
@@ -86,6 +97,11 @@ static const char *const api_names[] = {
     [0] = "unknown", [CC_API_RUNTIME] = "runtime", [CC_API_DRIVER] = "driver",
 };
 
+static const char *const access_source_names[] = {
+    [CC_ACCESS_SRC_UNKNOWN] = "unknown", [CC_ACCESS_SRC_INSTRUMENTED] = "instrumented",
+    [CC_ACCESS_SRC_LEARNED] = "learned", [CC_ACCESS_SRC_INFERRED] = "inferred",
+};
+
 static const char *name_of(const char *const *names, size_t n, uint32_t v)
 {
     return v < n ? names[v] : NULL;
@@ -109,3 +125,4 @@ NAME_FUNCS(cc_copy_dir_name, cc_copy_dir_from_name, copy_dir_names)
 NAME_FUNCS(cc_graph_node_type_name, cc_graph_node_type_from_name, gnode_names)
 NAME_FUNCS(cc_exit_reason_name, cc_exit_reason_from_name, exit_names)
 NAME_FUNCS(cc_api_kind_name, cc_api_kind_from_name, api_names)
+NAME_FUNCS(cc_access_source_name, cc_access_source_from_name, access_source_names)

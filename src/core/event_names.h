@@ -10,5 +10,7 @@ const char *cc_exit_reason_name(uint32_t reason);
 int cc_exit_reason_from_name(const char *name);
 const char *cc_api_kind_name(uint32_t api);
 int cc_api_kind_from_name(const char *name);
+const char *cc_access_source_name(uint32_t source); /* cc_access_source (access events) */
+int cc_access_source_from_name(const char *name);
 
 #endif

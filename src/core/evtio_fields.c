@@ -188,6 +188,118 @@ static const cc_evt_field host_stack[] = {
     { "frames", CC_FT_FRAMES, OFF(host_stack.frames), OFF(host_stack.nframes), NULL, NULL },
 };
 
+static const cc_evt_field kernel_activity[] = {
+    F("start", CC_FT_U64, kernel_activity.start),
+    F("end", CC_FT_U64, kernel_activity.end),
+    F("device", CC_FT_I32, kernel_activity.device),
+    F("registers", CC_FT_U32, kernel_activity.registers),
+    F("context", CC_FT_HANDLE, kernel_activity.context),
+    F("stream", CC_FT_STREAM, kernel_activity.stream),
+    F("correlation", CC_FT_U64, kernel_activity.correlation),
+    F("name", CC_FT_STR, kernel_activity.name),
+    F("grid", CC_FT_DIM3, kernel_activity.grid),
+    F("block", CC_FT_DIM3, kernel_activity.block),
+    F("cluster", CC_FT_DIM3, kernel_activity.cluster),
+    F("static_smem", CC_FT_U32, kernel_activity.static_smem),
+    F("dynamic_smem", CC_FT_U32, kernel_activity.dynamic_smem),
+    F("local_mem", CC_FT_U32, kernel_activity.local_mem),
+    F("smem_config", CC_FT_U32, kernel_activity.smem_config),
+    F("graph", CC_FT_HANDLE, kernel_activity.graph),
+    F("graph_node", CC_FT_HANDLE, kernel_activity.graph_node),
+};
+
+static const cc_evt_field copy_activity[] = {
+    F("start", CC_FT_U64, copy_activity.start),
+    F("end", CC_FT_U64, copy_activity.end),
+    F("device", CC_FT_I32, copy_activity.device),
+    F("op", CC_FT_U32, copy_activity.op),
+    E("direction", copy_activity.direction, cc_copy_dir_name, cc_copy_dir_from_name),
+    E("src_kind", copy_activity.src_kind, cc_mem_kind_name, cc_mem_kind_from_name),
+    E("dst_kind", copy_activity.dst_kind, cc_mem_kind_name, cc_mem_kind_from_name),
+    F("value", CC_FT_HEX32, copy_activity.value),
+    F("bytes", CC_FT_U64, copy_activity.bytes),
+    F("context", CC_FT_HANDLE, copy_activity.context),
+    F("stream", CC_FT_STREAM, copy_activity.stream),
+    F("correlation", CC_FT_U64, copy_activity.correlation),
+    F("graph", CC_FT_HANDLE, copy_activity.graph),
+    F("graph_node", CC_FT_HANDLE, copy_activity.graph_node),
+};
+
+static const cc_evt_field api_call[] = {
+    F("start", CC_FT_U64, api_call.start),
+    F("end", CC_FT_U64, api_call.end),
+    E("api", api_call.api, cc_api_kind_name, cc_api_kind_from_name),
+    F("cbid", CC_FT_U32, api_call.cbid),
+    F("function", CC_FT_STR, api_call.function),
+    F("correlation", CC_FT_U64, api_call.correlation),
+    F("result", CC_FT_I32, api_call.result),
+};
+
+static const cc_evt_field nvtx_range[] = {
+    F("start", CC_FT_U64, nvtx_range.start),
+    F("end", CC_FT_U64, nvtx_range.end),
+    F("id", CC_FT_U64, nvtx_range.id),
+    F("end_tid", CC_FT_U32, nvtx_range.end_tid),
+    F("domain", CC_FT_STR, nvtx_range.domain),
+    F("name", CC_FT_STR, nvtx_range.name),
+};
+
+static const cc_evt_field sync_activity[] = {
+    F("start", CC_FT_U64, sync_activity.start),
+    F("end", CC_FT_U64, sync_activity.end),
+    F("type", CC_FT_U32, sync_activity.type),
+    F("result", CC_FT_I32, sync_activity.result),
+    F("context", CC_FT_HANDLE, sync_activity.context),
+    F("stream", CC_FT_STREAM, sync_activity.stream),
+    F("event", CC_FT_HANDLE, sync_activity.event),
+    F("correlation", CC_FT_U64, sync_activity.correlation),
+};
+
+static const cc_evt_field clock_sync[] = {
+    F("wall_ns", CC_FT_U64, clock_sync.wall_ns),
+    F("mono_ns", CC_FT_U64, clock_sync.mono_ns),
+    F("rank", CC_FT_I32, clock_sync.rank),
+    F("host", CC_FT_STR, clock_sync.host),
+};
+
+static const cc_evt_field device_limits[] = {
+    F("ordinal", CC_FT_I32, device_limits.ordinal),
+    F("cc_major", CC_FT_U32, device_limits.cc_major),
+    F("cc_minor", CC_FT_U32, device_limits.cc_minor),
+    F("sm_count", CC_FT_U32, device_limits.sm_count),
+    F("warp_size", CC_FT_U32, device_limits.warp_size),
+    F("max_threads_per_block", CC_FT_U32, device_limits.max_threads_per_block),
+    F("max_warps_per_sm", CC_FT_U32, device_limits.max_warps_per_sm),
+    F("max_blocks_per_sm", CC_FT_U32, device_limits.max_blocks_per_sm),
+    F("regs_per_block", CC_FT_U32, device_limits.regs_per_block),
+    F("regs_per_sm", CC_FT_U32, device_limits.regs_per_sm),
+    F("smem_per_block", CC_FT_U32, device_limits.smem_per_block),
+    F("smem_per_sm", CC_FT_U32, device_limits.smem_per_sm),
+    F("name", CC_FT_STR, device_limits.name),
+};
+
+static const cc_evt_field activity_lost[] = {
+    F("context", CC_FT_HANDLE, activity_lost.context),
+    F("dropped", CC_FT_U64, activity_lost.dropped),
+    F("reason", CC_FT_STR, activity_lost.reason),
+};
+
+static const cc_evt_field access[] = {
+    F("launch_id", CC_FT_U64, access.launch_id),
+    F("address", CC_FT_ADDR, access.address),
+    F("size", CC_FT_U64, access.size),
+    F("flags", CC_FT_HEX32, access.flags),
+    E("source", access.source, cc_access_source_name, cc_access_source_from_name),
+};
+
+static const cc_evt_field capture[] = {
+    F("context", CC_FT_HANDLE, capture.context),
+    F("stream", CC_FT_STREAM, capture.stream),
+    F("graph", CC_FT_HANDLE, capture.graph),
+    F("mode", CC_FT_U32, capture.mode),
+    F("result", CC_FT_I32, capture.result),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -225,6 +337,17 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_HOST_FUNC] = T(host_func),
     [CC_EV_API_ERROR] = T(api_error),
     [CC_EV_HOST_STACK] = T(host_stack),
+    [CC_EV_KERNEL_ACTIVITY] = T(kernel_activity),
+    [CC_EV_COPY_ACTIVITY] = T(copy_activity),
+    [CC_EV_API_CALL] = T(api_call),
+    [CC_EV_NVTX_RANGE] = T(nvtx_range),
+    [CC_EV_SYNC_ACTIVITY] = T(sync_activity),
+    [CC_EV_CLOCK_SYNC] = T(clock_sync),
+    [CC_EV_DEVICE_LIMITS] = T(device_limits),
+    [CC_EV_ACTIVITY_LOST] = T(activity_lost),
+    [CC_EV_ACCESS] = T(access),
+    [CC_EV_CAPTURE_BEGIN] = T(capture),
+    [CC_EV_CAPTURE_END] = T(capture),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

@@ -4,9 +4,13 @@
 #include "cucheck/tool.h"
 
 extern const cc_tool cc_tool_run;
+extern const cc_tool cc_tool_profile;
+extern const cc_tool cc_tool_streamcheck;
 
 static const cc_tool *const registry[] = {
     &cc_tool_run,
+    &cc_tool_profile,
+    &cc_tool_streamcheck,
     NULL,
 };
 

@@ -3,8 +3,9 @@
 tests/gpu/*.cu) with nvcc, runs each natively and under the cucheck tool named in its
 expectations (examples/expected.txt, tests/gpu/expected.txt), and compares the JSON findings
 (`cucheck --format json <tool> -- <program>`) with the expected kind, kernel and file:line.
-Rows with the check `same-output` must also print the same stdout and exit with the same status
-under `cucheck <tool>` as natively (the agent loads without changing behaviour).
+Rows with the check `same-output` must also print exactly the same stdout and exit with the
+same status under `cucheck --quiet --output FILE <tool>` as natively (the agent loads without
+changing behaviour; cucheck's own report goes to FILE).
 With --anchors it also runs each row's reference tool (compute-sanitizer, TORCH_CUDA_SANITIZER)
 to show the examples themselves are right. Without a GPU: prints SKIPPED and exits 77.
 
@@ -26,8 +27,9 @@ import expectations  # noqa: E402
 import findings  # noqa: E402
 
 RUN_TIMEOUT_S = 600
-# Lines the cucheck CLI or agent print themselves, dropped before comparing program output.
-OWN_LINE = re.compile(r"^\s*(==[^=]*==\s*)?\[?cucheck\b|^\s*[{\[]")
+# cucheck's own failures: usage error / agent missing, program not runnable, program not found
+# (also what the dynamic loader returns when the injected agent's libraries are missing).
+CUCHECK_COULD_NOT_RUN = (2, 126, 127)
 
 
 def gpu_present():
@@ -111,10 +113,6 @@ def program_cmd(row, bin_dir, python):
     return [os.path.join(bin_dir, row["example"])]
 
 
-def program_lines(text):
-    return [l for l in text.splitlines() if not OWN_LINE.match(l)]
-
-
 def anchor_verdict(row, cmd, sanitizer):
     """(ok, text) of the row's reference tool on the program."""
     anchor = row["anchor"]
@@ -164,8 +162,9 @@ def main():
     if not nvcc:
         print("SKIPPED: nvcc not found (needed to build the GPU test programs)")
         return 77
-    sanitizer = find_tool("compute-sanitizer", ["/usr/local/cuda/bin/compute-sanitizer",
-                                                "/usr/local/cuda/compute-sanitizer/compute-sanitizer"])
+    sanitizer = find_tool("compute-sanitizer", [
+        "/usr/local/cuda/bin/compute-sanitizer",
+        "/usr/local/cuda/compute-sanitizer/compute-sanitizer"])
     cucheck = args.cucheck
     if cucheck and not os.access(cucheck, os.X_OK):
         print("error: cucheck binary %s is not executable" % cucheck)
@@ -211,23 +210,42 @@ def main():
             status = status if status == "FAIL" else "N/A"
             notes.append("cucheck %s: not yet available in this build" % tool)
         else:
-            log = os.path.join(args.build_dir, "%s.%s.json.log" % (name, tool))
-            code, out, err = run([cucheck, "--format", "json", tool, "--"] + cmd)
-            with open(log, "w", encoding="utf-8") as fh:
+            report = os.path.join(args.build_dir, "%s.%s.jsonl" % (name, tool))
+            if os.path.exists(report):
+                os.remove(report)
+            code, out, err = run([cucheck, "--format", "json", "--output", report, tool, "--"]
+                                 + cmd)
+            try:
+                with open(report, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                text = out + err  # no report file: look for the findings in the output
+            with open(report + ".log", "w", encoding="utf-8") as fh:
                 fh.write(out + err)
-            ok, why = findings.match(findings.extract(out + err), row["kind"], row["kernel"],
+            ok, why = findings.match(findings.extract(text), row["kind"], row["kernel"],
                                      row["location"])
             notes.append(why)
             if not ok:
                 status = "FAIL"
+            if code in CUCHECK_COULD_NOT_RUN and code != ncode:
+                status = "FAIL"
+                tail = (err.strip().splitlines() or ["no message"])[-1]
+                notes.append("cucheck did not run the program (exit %d): %s" % (code, tail))
             if "same-output" in row["checks"]:
-                code2, out2, _ = run([cucheck, tool, "--"] + cmd)
-                if code2 != ncode or program_lines(out2) != program_lines(nout):
+                quiet_report = os.path.join(args.build_dir, "%s.%s.quiet.txt" % (name, tool))
+                code2, out2, _ = run([cucheck, "--quiet", "--output", quiet_report, tool, "--"]
+                                     + cmd)
+                if code2 in CUCHECK_COULD_NOT_RUN and code2 != ncode:
                     status = "FAIL"
-                    notes.append("output or exit status differs under cucheck %s "
-                                 "(native %d, cucheck %d)" % (tool, ncode, code2))
+                    notes.append("cucheck --quiet did not run the program (exit %d)" % code2)
+                elif code2 != ncode or out2 != nout:
+                    status = "FAIL"
+                    notes.append("stdout or exit status differs under cucheck %s (native exit "
+                                 "%d, %d line(s); cucheck exit %d, %d line(s))"
+                                 % (tool, ncode, len(nout.splitlines()), code2,
+                                    len(out2.splitlines())))
                 else:
-                    notes.append("same output and exit status as native")
+                    notes.append("same stdout and exit status as native")
         if args.anchors and row["anchor"]:
             aok, atext = anchor_verdict(row, cmd, sanitizer)
             notes.append(("anchor ok: " if aok else "anchor: ") + atext)

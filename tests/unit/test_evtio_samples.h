@@ -113,6 +113,52 @@ static size_t sample_events(cc_event *out)
             e->u.host_stack = (cc_ev_host_stack){
                 29, (uint32_t)(sizeof sample_frames / sizeof sample_frames[0]), sample_frames };
             break;
+        case CC_EV_KERNEL_ACTIVITY:
+            e->u.kernel_activity = (cc_ev_kernel_activity){
+                .start = big, .end = big + 123456, .device = 3, .registers = 255,
+                .context = big + 1, .stream = 0x99990000ull, .correlation = 1ull << 35,
+                .name = "_Z6kernelPf \"odd\"", .grid = { 65535, 7, 2 }, .block = { 1024, 1, 1 },
+                .cluster = { 2, 2, 1 }, .static_smem = 49152, .dynamic_smem = 0x80000001u,
+                .local_mem = 16, .smem_config = 233472, .graph = 31, .graph_node = big + 2 };
+            break;
+        case CC_EV_COPY_ACTIVITY:
+            e->u.copy_activity = (cc_ev_copy_activity){
+                .start = big, .end = big + 99, .device = -1, .op = CC_COPY_OP_MEMSET,
+                .direction = CC_COPY_PEER, .src_kind = CC_MEM_HOST_PAGEABLE,
+                .dst_kind = CC_MEM_KIND_COUNT + 3, .value = 0xa5a5a5a5u, .bytes = 1ull << 34,
+                .context = big + 3, .stream = CC_STREAM_PER_THREAD, .correlation = 32,
+                .graph = 33, .graph_node = 34 };
+            break;
+        case CC_EV_API_CALL:
+            e->u.api_call = (cc_ev_api_call){ big, big + 5, CC_API_DRIVER, 307, "cuLaunchKernel",
+                                              0xffffffffull + 1, -700 };
+            break;
+        case CC_EV_NVTX_RANGE:
+            e->u.nvtx_range = (cc_ev_nvtx_range){ big, big + 7, 1ull << 40, 4321,
+                                                  "my domain", "forward \"step\"\t#1" };
+            break;
+        case CC_EV_SYNC_ACTIVITY:
+            e->u.sync_activity = (cc_ev_sync_activity){ big, big + 11, CC_SYNC_STREAM_WAIT_EVENT,
+                                                        -2, big + 1, 35, 36, 37 };
+            break;
+        case CC_EV_CLOCK_SYNC:
+            e->u.clock_sync = (cc_ev_clock_sync){ 1700000000123456789ull, big, -1, "node-07" };
+            break;
+        case CC_EV_DEVICE_LIMITS:
+            e->u.device_limits = (cc_ev_device_limits){ 2, 9, 0, 132, 32, 1024, 64, 32, 65536,
+                                                        65536, 49152, 233472, "NVIDIA H200" };
+            break;
+        case CC_EV_ACTIVITY_LOST:
+            e->u.activity_lost = (cc_ev_activity_lost){ big, 1ull << 33, "buffer full" };
+            break;
+        case CC_EV_ACCESS:
+            e->u.access = (cc_ev_access){ 1ull << 41, 0x7f0000500010ull, 1ull << 32,
+                                          CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_ATOMIC,
+                                          CC_ACCESS_SRC_INFERRED };
+            break;
+        case CC_EV_CAPTURE_BEGIN: case CC_EV_CAPTURE_END:
+            e->u.capture = (cc_ev_capture){ big, 0x12340000ull + k, big + 9, 2, -900 };
+            break;
         default:
             break;
         }
@@ -218,6 +264,59 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
             D(u.host_stack.frames[i].pc);
             S(u.host_stack.frames[i].text);
         }
+        break;
+    case CC_EV_KERNEL_ACTIVITY:
+        D(u.kernel_activity.start); D(u.kernel_activity.end); D(u.kernel_activity.device);
+        D(u.kernel_activity.registers); D(u.kernel_activity.context);
+        D(u.kernel_activity.stream); D(u.kernel_activity.correlation);
+        S(u.kernel_activity.name); D3(u.kernel_activity.grid); D3(u.kernel_activity.block);
+        D3(u.kernel_activity.cluster); D(u.kernel_activity.static_smem);
+        D(u.kernel_activity.dynamic_smem); D(u.kernel_activity.local_mem);
+        D(u.kernel_activity.smem_config); D(u.kernel_activity.graph);
+        D(u.kernel_activity.graph_node);
+        break;
+    case CC_EV_COPY_ACTIVITY:
+        D(u.copy_activity.start); D(u.copy_activity.end); D(u.copy_activity.device);
+        D(u.copy_activity.op); D(u.copy_activity.direction); D(u.copy_activity.src_kind);
+        D(u.copy_activity.dst_kind); D(u.copy_activity.value); D(u.copy_activity.bytes);
+        D(u.copy_activity.context); D(u.copy_activity.stream); D(u.copy_activity.correlation);
+        D(u.copy_activity.graph); D(u.copy_activity.graph_node);
+        break;
+    case CC_EV_API_CALL:
+        D(u.api_call.start); D(u.api_call.end); D(u.api_call.api); D(u.api_call.cbid);
+        S(u.api_call.function); D(u.api_call.correlation); D(u.api_call.result);
+        break;
+    case CC_EV_NVTX_RANGE:
+        D(u.nvtx_range.start); D(u.nvtx_range.end); D(u.nvtx_range.id);
+        D(u.nvtx_range.end_tid); S(u.nvtx_range.domain); S(u.nvtx_range.name);
+        break;
+    case CC_EV_SYNC_ACTIVITY:
+        D(u.sync_activity.start); D(u.sync_activity.end); D(u.sync_activity.type);
+        D(u.sync_activity.result); D(u.sync_activity.context); D(u.sync_activity.stream);
+        D(u.sync_activity.event); D(u.sync_activity.correlation);
+        break;
+    case CC_EV_CLOCK_SYNC:
+        D(u.clock_sync.wall_ns); D(u.clock_sync.mono_ns); D(u.clock_sync.rank);
+        S(u.clock_sync.host);
+        break;
+    case CC_EV_DEVICE_LIMITS:
+        D(u.device_limits.ordinal); D(u.device_limits.cc_major); D(u.device_limits.cc_minor);
+        D(u.device_limits.sm_count); D(u.device_limits.warp_size);
+        D(u.device_limits.max_threads_per_block); D(u.device_limits.max_warps_per_sm);
+        D(u.device_limits.max_blocks_per_sm); D(u.device_limits.regs_per_block);
+        D(u.device_limits.regs_per_sm); D(u.device_limits.smem_per_block);
+        D(u.device_limits.smem_per_sm); S(u.device_limits.name);
+        break;
+    case CC_EV_ACTIVITY_LOST:
+        D(u.activity_lost.context); D(u.activity_lost.dropped); S(u.activity_lost.reason);
+        break;
+    case CC_EV_ACCESS:
+        D(u.access.launch_id); D(u.access.address); D(u.access.size); D(u.access.flags);
+        D(u.access.source);
+        break;
+    case CC_EV_CAPTURE_BEGIN: case CC_EV_CAPTURE_END:
+        D(u.capture.context); D(u.capture.stream); D(u.capture.graph); D(u.capture.mode);
+        D(u.capture.result);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

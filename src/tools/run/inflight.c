@@ -7,7 +7,10 @@
  *    record;
  *  - context or device synchronize: everything of that context (everything if unknown);
  *  - a synchronous (non-async) copy or memset: like a synchronize of its stream, since the host
- *    call returns only after the stream's earlier work and the copy completed. */
+ *    call returns only after the stream's earlier work and the copy completed — but only once the
+ *    call returned successfully. The copy event comes when the copy starts, so the ordering is
+ *    held back as tentative and applied at the next event of the same host thread, unless that
+ *    event is the API error of the copy call itself (a fault surfacing in the copy). */
 #include "tools/run/inflight.h"
 
 #include <stdlib.h>
@@ -26,7 +29,16 @@ typedef struct event_info {
     int recorded;
 } event_info;
 
+typedef struct tentative_sync {
+    uint32_t tid;
+    uint64_t stream;
+    int active;
+} tentative_sync;
+
+#define TENTATIVE_MAX 64
+
 struct cc_inflight {
+    tentative_sync tentative[TENTATIVE_MAX]; /* synchronous copies not known to have returned */
     cc_inflight_launch *pending;
     size_t npending, cap;
     stream_info *streams;
@@ -145,7 +157,39 @@ static uint64_t next_seq(cc_inflight *t, uint64_t stream) {
     return s ? s->next_seq++ : 0;
 }
 
+static void hold_sync(cc_inflight *t, uint32_t tid, uint64_t stream) {
+    tentative_sync *slot = NULL;
+    for (size_t i = 0; i < TENTATIVE_MAX; i++) {
+        if (t->tentative[i].active && t->tentative[i].tid == tid) {
+            /* an earlier synchronous copy of this thread returned: it is now certain */
+            sync_stream(t, t->tentative[i].stream);
+            slot = &t->tentative[i];
+            break;
+        }
+        if (!t->tentative[i].active && !slot) slot = &t->tentative[i];
+    }
+    if (!slot) { /* table full: apply the ordering now rather than lose it */
+        sync_stream(t, stream);
+        return;
+    }
+    slot->tid = tid;
+    slot->stream = stream;
+    slot->active = 1;
+}
+
+/* Resolve the tentative synchronization of the event's thread, if any. */
+static void resolve_tentative(cc_inflight *t, const cc_event *ev) {
+    for (size_t i = 0; i < TENTATIVE_MAX; i++) {
+        tentative_sync *ts = &t->tentative[i];
+        if (!ts->active || ts->tid != ev->h.tid) continue;
+        ts->active = 0;
+        if (ev->h.kind != CC_EV_API_ERROR) sync_stream(t, ts->stream);
+        return;
+    }
+}
+
 void cc_inflight_event(cc_inflight *t, const cc_event *ev) {
+    resolve_tentative(t, ev);
     switch (ev->h.kind) {
     case CC_EV_STREAM_CREATE: {
         stream_info *s = get_stream(t, ev->u.stream.stream);
@@ -182,11 +226,11 @@ void cc_inflight_event(cc_inflight *t, const cc_event *ev) {
     }
     case CC_EV_MEMCPY:
         if (ev->u.memcpy.flags & CC_COPY_FLAG_ASYNC) next_seq(t, ev->u.memcpy.stream);
-        else sync_stream(t, ev->u.memcpy.stream);
+        else hold_sync(t, ev->h.tid, ev->u.memcpy.stream);
         break;
     case CC_EV_MEMSET:
         if (ev->u.memset.flags & CC_COPY_FLAG_ASYNC) next_seq(t, ev->u.memset.stream);
-        else sync_stream(t, ev->u.memset.stream);
+        else hold_sync(t, ev->h.tid, ev->u.memset.stream);
         break;
     case CC_EV_EVENT_RECORD: {
         event_info *e = get_event(t, ev->u.event.event, 1);

@@ -1,0 +1,115 @@
+/* The fix streamcheck proposes for an issue: the smallest ordering that makes the earlier
+ * operation happen before the later one. Between two streams: an event recorded after the
+ * earlier work and waited on by the later stream; before a host access: a synchronize; between
+ * graph nodes: a dependency edge; for stream-ordered memory: order the free after the last use
+ * or the use after the allocation. Python programs also get the PyTorch spelling. */
+#include "tools/streamcheck/sc_report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static void stream_c(char *buf, size_t len, const cc_hb_op *op)
+{
+    if (op->stream == CC_STREAM_LEGACY) snprintf(buf, len, "0");
+    else if (op->stream == CC_STREAM_PER_THREAD) snprintf(buf, len, "cudaStreamPerThread");
+    else snprintf(buf, len, "stream 0x%" PRIx64, op->stream);
+}
+
+static int same_graph(const cc_hb_op *a, const cc_hb_op *b)
+{
+    return a->graph_exec && a->graph_node && a->graph_exec == b->graph_exec && b->graph_node;
+}
+
+/* earlier/later: by issue order. */
+static void order_fix(char *buf, size_t len, const cc_hb_op *e, const cc_hb_op *l, int python)
+{
+    char en[256], ln[256], es[96], ls[96];
+    sc_op_short(en, sizeof en, e);
+    sc_op_short(ln, sizeof ln, l);
+    stream_c(es, sizeof es, e);
+    stream_c(ls, sizeof ls, l);
+    if (same_graph(e, l)) {
+        snprintf(buf, len,
+                 "add a dependency from node 0x%" PRIx64 " to node 0x%" PRIx64
+                 " of graph 0x%" PRIx64 " (cudaGraphAddDependencies, or capture them on one "
+                 "stream / join the capturing streams with an event)",
+                 e->graph_node, l->graph_node, e->graph_exec);
+    } else if (!e->on_host && !l->on_host) {
+        snprintf(buf, len,
+                 "record an event on %s after %s and make %s wait for it before %s: "
+                 "cudaEventRecord(ev, %s); cudaStreamWaitEvent(%s, ev)%s",
+                 es, en, ls, ln, es, ls,
+                 python ? "; PyTorch: ev = torch.cuda.Event(); ev.record(s_first); "
+                          "s_second.wait_event(ev) (or s_second.wait_stream(s_first)), and "
+                          "tensor.record_stream(s_second) if the tensor is freed while "
+                          "s_second may still use it"
+                        : "");
+    } else if (!e->on_host && l->on_host) {
+        snprintf(buf, len,
+                 "wait for %s on the host before the access by thread %" PRIu32
+                 ": cudaStreamSynchronize(%s), or cudaEventSynchronize on an event recorded "
+                 "after it (a successful cudaEventQuery/cudaStreamQuery also orders)%s",
+                 en, l->tid, es,
+                 python ? "; PyTorch: torch.cuda.current_stream().synchronize() on that "
+                          "stream, or ev.synchronize() on an event recorded after the work"
+                        : "");
+    } else if (e->on_host && !l->on_host) {
+        snprintf(buf, len,
+                 "the host access by thread %" PRIu32 " is not ordered before %s, issued by "
+                 "thread %" PRIu32 ": issue %s from that thread after the access, or make the "
+                 "issuing thread wait for it (CUDA does not order host threads)",
+                 e->tid, ln, l->tid, ln);
+    } else {
+        snprintf(buf, len,
+                 "host threads %" PRIu32 " and %" PRIu32 " are not ordered by any CUDA call: "
+                 "synchronize them (mutex, join, condition variable) around the accesses",
+                 e->tid, l->tid);
+    }
+}
+
+void sc_fix(char *buf, size_t len, const cc_hb_issue *is)
+{
+    const cc_hb_op *cur = is->cur.op, *prev = is->prev.op;
+    char cn[256], cs[96], ps[96];
+    sc_op_short(cn, sizeof cn, cur);
+    stream_c(cs, sizeof cs, cur);
+    stream_c(ps, sizeof ps, prev);
+    switch (is->kind) {
+    case CC_HB_ISSUE_USE_AFTER_FREE:
+        if (cur->seq < prev->seq) {
+            snprintf(buf, len,
+                     "order the free after the use: cudaEventRecord(ev, %s) after %s and "
+                     "cudaStreamWaitEvent(%s, ev) before cudaFreeAsync, or call cudaFreeAsync "
+                     "on %s%s",
+                     cs, cn, ps, cs,
+                     is->python ? "; PyTorch: tensor.record_stream(s_use) before the tensor is "
+                                  "released"
+                                : "");
+        } else {
+            snprintf(buf, len,
+                     "the memory was already freed by cudaFreeAsync on %s: move the free after "
+                     "the last use (and order it after that use), or allocate again",
+                     ps);
+        }
+        return;
+    case CC_HB_ISSUE_USE_BEFORE_ALLOC:
+        snprintf(buf, len,
+                 "order the use after the allocation: cudaEventRecord(ev, %s) after "
+                 "cudaMallocAsync and cudaStreamWaitEvent(%s, ev) before %s, or allocate on %s",
+                 ps, cs, cn, cs);
+        return;
+    case CC_HB_ISSUE_FREE_IN_USE:
+        snprintf(buf, len,
+                 "wait for %s before freeing: cudaStreamSynchronize(%s) or cudaEventSynchronize "
+                 "on an event recorded after it",
+                 cn, cs);
+        return;
+    default: {
+        const cc_hb_op *e = cur->seq < prev->seq ? cur : prev;
+        const cc_hb_op *l = e == cur ? prev : cur;
+        order_fix(buf, len, e, l, is->python);
+        return;
+    }
+    }
+}

@@ -84,6 +84,8 @@ void cc_hb_memcpy(cc_hb *hb, const cc_event *ev)
     if (m->direction == CC_COPY_PEER) src = dst = SIDE_DEVICE;
     hb->stats.copies++;
 
+    host_order order = (m->flags & CC_COPY_FLAG_GRAPH_NODE) ? HOST_NONE
+                                                            : memcpy_host_order(hb, async, src, dst);
     cc_hb_op *op = NULL;
     if (!((m->flags & CC_COPY_FLAG_GRAPH_NODE) &&
           cc_hb_graph_node_op(hb, m->graph_exec, m->graph_node, CC_HB_OP_MEMCPY, &op))) {
@@ -92,6 +94,8 @@ void cc_hb_memcpy(cc_hb *hb, const cc_event *ev)
             return;
         }
         cc_hb_prepare(hb, s, t);
+        /* pageable H2D: the stream is synchronized before the copy starts (not after it) */
+        if (order == HOST_STAGED) cc_hb_host_waits_stream(hb, t, s);
         op = cc_hb_op_on_stream(hb, s, CC_HB_OP_MEMCPY, t->tid);
     }
     if (!op) return;
@@ -100,12 +104,9 @@ void cc_hb_memcpy(cc_hb *hb, const cc_event *ev)
     op->graph_exec = m->graph_exec;
     op->graph_node = m->graph_node;
     uint64_t rows = (m->height ? m->height : 1) * (m->depth ? m->depth : 1);
-    host_order order = (m->flags & CC_COPY_FLAG_GRAPH_NODE) ? HOST_NONE
-                                                            : memcpy_host_order(hb, async, src, dst);
     cc_hb_op *reader = op;
     if (order == HOST_STAGED) {
-        /* the stream is synchronized first; the source is read before the call returns */
-        cc_hb_host_waits_stream(hb, t, s);
+        /* the source is read (staged) before the call returns */
         reader = cc_hb_op_on_thread(hb, t, CC_HB_OP_COPY_HOST);
         if (reader) {
             reader->callsite = m->callsite;

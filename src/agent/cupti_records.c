@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "agent.h"
+#include "cupti_bridge.h"
 
 #define CC_CUPTI_BUFFER_SIZE (8u << 20)
 #define CC_CUPTI_NAME_SLOTS 2048u
@@ -88,7 +88,7 @@ static uint32_t copy_dir(uint32_t k)
 static void on_kernel(const CUpti_ActivityKernel10 *k)
 {
     cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_KERNEL_ACTIVITY);
+    cc_cupti_event_init(&ev, CC_EV_KERNEL_ACTIVITY);
     ev.h.tid = 0;
     cc_ev_kernel_activity *o = &ev.u.kernel_activity;
     o->start = ts(k->start);
@@ -114,13 +114,13 @@ static void on_kernel(const CUpti_ActivityKernel10 *k)
     o->smem_config = k->sharedMemoryExecuted;
     o->graph = k->graphId;
     o->graph_node = k->graphNodeId;
-    cc_agent_emit(&ev);
+    cc_cupti_emit(&ev);
 }
 
 static void on_memcpy(const CUpti_ActivityMemcpy6 *m)
 {
     cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_COPY_ACTIVITY);
+    cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
     cc_ev_copy_activity *o = &ev.u.copy_activity;
     o->start = ts(m->start);
@@ -136,13 +136,13 @@ static void on_memcpy(const CUpti_ActivityMemcpy6 *m)
     o->correlation = m->correlationId;
     o->graph = m->graphId;
     o->graph_node = m->graphNodeId;
-    cc_agent_emit(&ev);
+    cc_cupti_emit(&ev);
 }
 
 static void on_peer_copy(const CUpti_ActivityMemcpyPtoP4 *m)
 {
     cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_COPY_ACTIVITY);
+    cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
     cc_ev_copy_activity *o = &ev.u.copy_activity;
     o->start = ts(m->start);
@@ -158,13 +158,13 @@ static void on_peer_copy(const CUpti_ActivityMemcpyPtoP4 *m)
     o->correlation = m->correlationId;
     o->graph = m->graphId;
     o->graph_node = m->graphNodeId;
-    cc_agent_emit(&ev);
+    cc_cupti_emit(&ev);
 }
 
 static void on_memset(const CUpti_ActivityMemset4 *m)
 {
     cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_COPY_ACTIVITY);
+    cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
     cc_ev_copy_activity *o = &ev.u.copy_activity;
     o->start = ts(m->start);
@@ -179,13 +179,13 @@ static void on_memset(const CUpti_ActivityMemset4 *m)
     o->correlation = m->correlationId;
     o->graph = m->graphId;
     o->graph_node = m->graphNodeId;
-    cc_agent_emit(&ev);
+    cc_cupti_emit(&ev);
 }
 
 static void on_api(const CUpti_ActivityAPI *a)
 {
     cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_API_CALL);
+    cc_cupti_event_init(&ev, CC_EV_API_CALL);
     ev.h.tid = a->threadId; /* a system thread id: cuptiSetThreadIdType(SYSTEM) */
     cc_ev_api_call *o = &ev.u.api_call;
     int driver = a->kind == CUPTI_ACTIVITY_KIND_DRIVER;
@@ -197,13 +197,13 @@ static void on_api(const CUpti_ActivityAPI *a)
                                            : CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid);
     o->correlation = a->correlationId;
     o->result = (int32_t)a->returnValue;
-    cc_agent_emit(&ev);
+    cc_cupti_emit(&ev);
 }
 
 static void on_sync(const CUpti_ActivitySynchronization2 *s)
 {
     cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_SYNC_ACTIVITY);
+    cc_cupti_event_init(&ev, CC_EV_SYNC_ACTIVITY);
     ev.h.tid = 0;
     cc_ev_sync_activity *o = &ev.u.sync_activity;
     o->start = ts(s->start);
@@ -214,21 +214,21 @@ static void on_sync(const CUpti_ActivitySynchronization2 *s)
     o->stream = s->streamId == (uint32_t)-1 ? 0 : s->streamId;
     o->event = s->cudaEventId == (uint32_t)-1 ? 0 : s->cudaEventId;
     o->correlation = s->correlationId;
-    cc_agent_emit(&ev);
+    cc_cupti_emit(&ev);
 }
 
 static void on_device(const CUpti_ActivityDevice5 *d)
 {
     cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_DEVICE);
+    cc_cupti_event_init(&ev, CC_EV_DEVICE);
     ev.u.device.ordinal = (int32_t)d->id;
     ev.u.device.cc_major = d->computeCapabilityMajor;
     ev.u.device.cc_minor = d->computeCapabilityMinor;
     ev.u.device.sm_count = d->numMultiprocessors;
     ev.u.device.total_mem = d->globalMemorySize;
     ev.u.device.name = d->name ? d->name : "";
-    cc_agent_emit(&ev);
-    cc_agent_event_init(&ev, CC_EV_DEVICE_LIMITS);
+    cc_cupti_emit(&ev);
+    cc_cupti_event_init(&ev, CC_EV_DEVICE_LIMITS);
     cc_ev_device_limits *l = &ev.u.device_limits;
     l->ordinal = (int32_t)d->id;
     l->cc_major = d->computeCapabilityMajor;
@@ -243,7 +243,7 @@ static void on_device(const CUpti_ActivityDevice5 *d)
     l->smem_per_block = d->maxSharedMemoryPerBlock;
     l->smem_per_sm = d->maxSharedMemoryPerMultiprocessor;
     l->name = d->name ? d->name : "";
-    cc_agent_emit(&ev);
+    cc_cupti_emit(&ev);
 }
 
 /* ---- NVTX: START markers wait here for their END (an open-addressing table by id) ---- */
@@ -308,7 +308,7 @@ static void emit_range(uint64_t id, uint64_t start, uint64_t end, uint32_t tid,
                        uint32_t end_tid, const char *name, const char *domain)
 {
     cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_NVTX_RANGE);
+    cc_cupti_event_init(&ev, CC_EV_NVTX_RANGE);
     ev.h.tid = tid;
     ev.u.nvtx_range.start = start;
     ev.u.nvtx_range.end = end;
@@ -316,7 +316,7 @@ static void emit_range(uint64_t id, uint64_t start, uint64_t end, uint32_t tid,
     ev.u.nvtx_range.end_tid = end_tid;
     ev.u.nvtx_range.name = name ? name : "";
     ev.u.nvtx_range.domain = domain ? domain : "";
-    cc_agent_emit(&ev);
+    cc_cupti_emit(&ev);
 }
 
 static void on_marker(const CUpti_ActivityMarker2 *m)
@@ -390,11 +390,11 @@ void CUPTIAPI cc_cupti_buffer_completed(CUcontext ctx, uint32_t stream_id, uint8
     if (cc_cupti.ActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS &&
         dropped > 0) {
         cc_event ev;
-        cc_agent_event_init(&ev, CC_EV_ACTIVITY_LOST);
+        cc_cupti_event_init(&ev, CC_EV_ACTIVITY_LOST);
         ev.u.activity_lost.context = (uint64_t)(uintptr_t)ctx;
         ev.u.activity_lost.dropped = dropped;
         ev.u.activity_lost.reason = "CUPTI activity buffer full";
-        cc_agent_emit(&ev);
+        cc_cupti_emit(&ev);
     }
     free(buffer);
 }

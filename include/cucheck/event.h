@@ -52,7 +52,7 @@ typedef enum cc_event_kind {
     CC_EV_API_ERROR = 29,      /* a CUDA API call returned an error */
     CC_EV_HOST_STACK = 30,     /* defines a host call-stack id used by other events' callsite */
     CC_EV_ACCESS = 31,         /* memory a launch (or the host) accessed; arrives after the launch */
-    /* 32..39: the profile backend (CUPTI activity); 31 is kept for another addition. */
+    /* 32..39: the profile backend (CUPTI activity). */
     CC_EV_KERNEL_ACTIVITY = 32, /* a kernel ran on the GPU: start/end on the host clock */
     CC_EV_COPY_ACTIVITY = 33,   /* a memcpy or memset ran on the GPU */
     CC_EV_API_CALL = 34,        /* a runtime/driver API call, with its duration and result */

@@ -233,8 +233,10 @@ int cc_cupti_backend_start(void)
         return -1;
     }
     if (r != CUPTI_SUCCESS) {
-        fprintf(stderr, "cucheck: cannot profile: cuptiSubscribe failed (%d: %s); the program "
-                        "runs unprofiled\n", (int)r, cc_cupti_result_string(r));
+        fprintf(stderr, "cucheck: cannot profile: cuptiSubscribe failed (%d: %s%s); the program "
+                        "runs unprofiled\n", (int)r, cc_cupti_result_string(r),
+                r == CUPTI_ERROR_UNKNOWN || r == CUPTI_ERROR_NOT_INITIALIZED
+                    ? "; is the NVIDIA driver, libcuda.so.1, installed?" : "");
         return -1;
     }
     cc_cupti.EnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);

@@ -13,7 +13,7 @@
 
 #define HB_LAUNCH_RING 16384u  /* access events may name one of the last this many launches */
 #define HB_HOSTFN_RING 256u
-#define HB_PAIR_MEMORY 64u     /* recently reported (op, op) pairs, to report each pair once */
+#define HB_PAIR_MEMORY 64u     /* recent (op, op, allocation) reports: each reported once */
 #define HB_MAX_ROWS 1024u      /* 2D/3D copies with more rows are tracked by their bounding range */
 
 typedef enum hb_actor_type { HB_ACTOR_STREAM, HB_ACTOR_THREAD, HB_ACTOR_GNODE } hb_actor_type;
@@ -97,7 +97,7 @@ struct cc_hb {
     cc_hb_op *launch_ring[HB_LAUNCH_RING];
     cc_hb_op *hostfn_ring[HB_HOSTFN_RING];
     uint32_t hostfn_next;
-    uint64_t pairs[HB_PAIR_MEMORY][2];
+    uint64_t pairs[HB_PAIR_MEMORY][3]; /* op seq, op seq, allocation base */
     uint32_t pair_next;
     int python;
 };

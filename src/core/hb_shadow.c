@@ -82,20 +82,22 @@ void cc_hb_alloc_add(cc_hb *hb, const cc_ev_alloc *ev, cc_hb_op *alloc_op)
     cc_hb_op_ref(alloc_op);
 }
 
-static int pair_seen(cc_hb *hb, const cc_hb_op *x, const cc_hb_op *y)
+static int pair_seen(cc_hb *hb, const cc_hb_op *x, const cc_hb_op *y, uint64_t base)
 {
     for (uint32_t i = 0; i < HB_PAIR_MEMORY; i++)
-        if (hb->pairs[i][0] == x->seq && hb->pairs[i][1] == y->seq) return 1;
-    hb->pairs[hb->pair_next % HB_PAIR_MEMORY][0] = x->seq;
-    hb->pairs[hb->pair_next % HB_PAIR_MEMORY][1] = y->seq;
-    hb->pair_next++;
+        if (hb->pairs[i][0] == x->seq && hb->pairs[i][1] == y->seq && hb->pairs[i][2] == base)
+            return 1;
+    uint64_t *p = hb->pairs[hb->pair_next++ % HB_PAIR_MEMORY];
+    p[0] = x->seq;
+    p[1] = y->seq;
+    p[2] = base;
     return 0;
 }
 
 static void issue(cc_hb *hb, uint32_t kind, const hb_alloc *a, cc_hb_side cur, cc_hb_side prev,
                   uint64_t lo, uint64_t hi)
 {
-    if (pair_seen(hb, cur.op, prev.op)) return;
+    if (pair_seen(hb, cur.op, prev.op, a->known ? a->info.base : 0)) return;
     hb->stats.issues++;
     if (!hb->cfg.on_issue) return;
     cc_hb_issue is = {kind, cur, prev, lo, hi, a->known ? &a->info : NULL, hb->python};

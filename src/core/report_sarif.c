@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CUCHECK_HOMEPAGE
-#define CUCHECK_HOMEPAGE "https://github.com/cucheck/cucheck"
-#endif
+/* informationUri is optional in SARIF; it is written only when the build names a home page
+ * (-DCUCHECK_HOMEPAGE=...), never a guessed address. */
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 
 static const char *level_of(uint32_t sev) {
@@ -243,8 +242,10 @@ void cc_write_sarif(FILE *out, const char *tool, const cc_finding *const *findin
           "{\"name\":\"cucheck\",\"version\":",
           out);
     cc_json_write_str(out, CUCHECK_VERSION);
+#ifdef CUCHECK_HOMEPAGE
     fputs(",\"informationUri\":", out);
     cc_json_write_str(out, CUCHECK_HOMEPAGE);
+#endif
     fputs(",\"rules\":[", out);
     for (size_t i = 0; i < nk; i++) {
         char human[256];

@@ -48,7 +48,7 @@ static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
     else if (strcmp(mode, "full") == 0) cfg.mode = CC_HB_MODE_FULL;
     else if (strcmp(mode, "api") == 0) cfg.mode = CC_HB_MODE_API;
     else {
-        snprintf(err, errlen, "streamcheck: bad --mode '%s' (expected full, default or api)",
+        snprintf(err, errlen, "bad --mode '%s' (expected full, default or api)",
                  mode);
         return NULL;
     }
@@ -56,7 +56,7 @@ static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
     if (copies && strcmp(copies, "full") == 0) cfg.sync_copies_full = 1;
     else if (copies && strcmp(copies, "documented") != 0) {
         snprintf(err, errlen,
-                 "streamcheck: bad --sync-copies '%s' (expected documented or full)", copies);
+                 "bad --sync-copies '%s' (expected documented or full)", copies);
         return NULL;
     }
     cfg.merge_host_threads = host->option(host, "merge-host-threads") != NULL;

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Overhead of `cucheck profile` against the native run, on the two target workloads: 10,000
+tiny launches (bench/workloads/tiny_launches.cu) and a PyTorch training step
+(bench/workloads/transformer_step.py). Each configuration runs REPS times, alternating; the
+medians of the programs' own BENCH_TIME_MS lines are compared (target: <= 1.03x). Writes a
+markdown table to $OUT/profile_overhead.md (or ./profile_overhead.md) and prints it.
+Usage: bench_overhead.py CUCHECK [REPS]"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+WL = os.path.join(ROOT, "bench", "workloads")
+
+
+def bench_ms(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    for line in p.stdout.splitlines():
+        if line.startswith("BENCH_TIME_MS"):
+            return float(line.split()[1])
+    raise RuntimeError("%s: no BENCH_TIME_MS (rc %d): %s" % (cmd, p.returncode, p.stderr[-800:]))
+
+
+def main():
+    cucheck = sys.argv[1]
+    reps = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    work = tempfile.mkdtemp(prefix="cucheck_prof_bench_")
+    tiny = os.path.join(work, "tiny_launches")
+    subprocess.run(["nvcc", "-O2", "-o", tiny, os.path.join(WL, "tiny_launches.cu")], check=True)
+    workloads = [("10,000 tiny launches", [tiny])]
+    try:
+        import torch  # noqa: F401
+        workloads.append(("PyTorch training step",
+                          [sys.executable, os.path.join(WL, "transformer_step.py")]))
+    except ImportError:
+        print("torch not importable: the PyTorch row is skipped")
+    configs = [
+        ("native", lambda c: c),
+        ("profile (summary)", lambda c: [cucheck, "--quiet", "profile", "--summary", "none",
+                                         "--"] + c),
+        ("profile (summary + trace)",
+         lambda c: [cucheck, "--quiet", "profile", "--summary", "none", "--trace",
+                    os.path.join(work, "t.%p.json"), "--"] + c),
+    ]
+    rows = []
+    for name, cmd in workloads:
+        times = {c[0]: [] for c in configs}
+        for _ in range(reps):
+            for cname, wrap in configs:
+                times[cname].append(bench_ms(wrap(cmd)))
+        native = statistics.median(times["native"])
+        for cname, _ in configs:
+            med = statistics.median(times[cname])
+            rows.append((name, cname, med, med / native))
+    lines = ["| workload | configuration | median ms/iteration | ratio to native |",
+             "|---|---|---:|---:|"]
+    for w, c, med, ratio in rows:
+        lines.append("| %s | %s | %.4f | %.3fx%s |" % (w, c, med, ratio,
+                                                     "" if ratio <= 1.03 or c == "native"
+                                                     else " (over 1.03x)"))
+    table = "\n".join(lines) + "\n\n%d repetitions each, alternating; target <= 1.03x.\n" % reps
+    out_dir = os.environ.get("OUT", ".")
+    with open(os.path.join(out_dir, "profile_overhead.md"), "w") as f:
+        f.write(table)
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,6 +16,10 @@
 #include "agent.h"
 #include "core/agent_env.h"
 
+/* cupti_backend.h cannot be included beside the Sanitizer headers (both define the same legacy
+ * CUDA types); this is its one entry point. */
+int cc_cupti_backend_start(void);
+
 cc_agent cc_agent_g = {
     .lock = PTHREAD_RWLOCK_INITIALIZER,
 };
@@ -39,6 +43,10 @@ static void cc_agent_init_once(void)
     }
     snprintf(a->tool, sizeof a->tool, "%s", tool);
     atomic_store(&a->next_launch_id, 1);
+    if (strcmp(a->tool, "profile") == 0) { /* one tools API per process: CUPTI, not Sanitizer */
+        cc_cupti_backend_start();
+        return;
+    }
 
     /* Subscribe first (no callbacks arrive before they are enabled), so that a process we
      * cannot attach to leaves no misleading "clean" report behind. */

@@ -17,7 +17,7 @@ say() { printf 'setup-deps: %s\n' "$*"; }
 
 # ---- 1. Debian packages ----------------------------------------------------------------------
 install_debian_packages() {
-    local wanted=(libzstd-dev liblz4-dev libdw-dev pkg-config) missing=() p
+    local wanted=(libzstd-dev liblz4-dev libdw-dev libunwind8 pkg-config) missing=() p
     if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
         say "no dpkg/apt-get: skipping Debian packages"
         return 0

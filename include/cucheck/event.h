@@ -63,6 +63,7 @@ typedef enum cc_event_kind {
     CC_EV_ACTIVITY_LOST = 39,   /* the backend dropped activity records */
     CC_EV_CAPTURE_BEGIN = 40,  /* cudaStreamBeginCapture(stream): later work on it is captured */
     CC_EV_CAPTURE_END = 41,    /* cudaStreamEndCapture(stream) returned */
+    CC_EV_DEVICE_ACCESS_ERROR = 42, /* memcheck: an invalid device access found by the patches */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 
@@ -217,6 +218,7 @@ typedef struct cc_ev_sync {
 
 #define CC_LAUNCH_FLAG_COOPERATIVE 0x1u
 #define CC_LAUNCH_FLAG_GRAPH_NODE 0x2u  /* launched as a node of graph_exec */
+#define CC_LAUNCH_FLAG_INSTRUMENTED 0x4u /* the launch ran with device-side checks */
 
 typedef struct cc_ev_launch {
     uint64_t context;
@@ -456,6 +458,32 @@ typedef struct cc_ev_capture {
     int32_t result;        /* END: 0 = success, else the CUDA error */
 } cc_ev_capture;
 
+/* ---- memcheck: device-side violations (CC_EV_DEVICE_ACCESS_ERROR) ---- */
+/* What was wrong with an access (cc_ev_device_access_error.violation). */
+#define CC_VIOLATION_OUT_OF_BOUNDS 1u /* global address in no live allocation */
+#define CC_VIOLATION_MISALIGNED 2u    /* address not a multiple of the access size */
+#define CC_VIOLATION_WINDOW 3u        /* shared/local offset past the window's size */
+
+/* One deduplicated invalid access of one launch: `count` threads made it at the same pc with
+ * the same violation; the block/thread/address/size are those of one of them (the first seen).
+ * Emitted by the agent after the launch completed; file/line resolved from the cubin when it
+ * carries line information (file "" and line 0 otherwise). */
+typedef struct cc_ev_device_access_error {
+    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id */
+    const char *kernel;    /* mangled kernel name */
+    uint64_t pc;           /* offset from the kernel's first instruction */
+    const char *file;
+    uint32_t line;
+    uint32_t block[3];
+    uint32_t thread[3];
+    uint64_t address;      /* global: device address; shared/local: offset in the window */
+    uint32_t size;         /* bytes accessed */
+    uint32_t flags;        /* CC_ACCESS_FLAG_* */
+    uint32_t space;        /* cc_mem_space (cucheck/finding.h) */
+    uint32_t violation;    /* CC_VIOLATION_* */
+    uint64_t count;        /* threads that made this access (>= 1) */
+} cc_ev_device_access_error;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -488,6 +516,7 @@ typedef struct cc_event {
         cc_ev_activity_lost activity_lost;
         cc_ev_access access;
         cc_ev_capture capture;            /* CAPTURE_BEGIN/END */
+        cc_ev_device_access_error device_access_error; /* DEVICE_ACCESS_ERROR */
     } u;
 } cc_event;
 

@@ -18,6 +18,22 @@
  * stderr (no patches embedded, libcuda missing, ...). */
 #define CC_ENV_VERBOSE "CUCHECK_VERBOSE"
 
+/* What the agent tracks (CUCHECK_TRACK, or the run tool's `--track`): "on" (everything,
+ * the default), "off" (subscribe and enable no callback at all: the bare price of loading the
+ * agent, for benchmarks), or a comma list of the groups below. See track_config.c. */
+#define CC_ENV_TRACK "CUCHECK_TRACK"
+#define CC_TRACK_RESOURCE 0x001u /* contexts, streams, modules, functions, memory */
+#define CC_TRACK_LAUNCH 0x002u
+#define CC_TRACK_MEMCPY 0x004u
+#define CC_TRACK_MEMSET 0x008u
+#define CC_TRACK_SYNC 0x010u
+#define CC_TRACK_EVENTS 0x020u
+#define CC_TRACK_GRAPHS 0x040u
+#define CC_TRACK_RUNTIME 0x080u /* runtime API calls: errors */
+#define CC_TRACK_DRIVER 0x100u  /* driver API calls: errors */
+#define CC_TRACK_STACKS 0x200u  /* host stacks of launches and failed calls */
+#define CC_TRACK_ALL 0x3ffu
+
 #define CC_AGENT_PATH_MAX 4096
 
 typedef struct cc_agent {
@@ -27,6 +43,7 @@ typedef struct cc_agent {
     int subscribed;                      /* sanitizerSubscribe succeeded */
     Sanitizer_SubscriberHandle subscriber;
     char tool[128];
+    uint32_t track;                      /* CC_TRACK_* */
 
     /* Per process (re-set in a fork child). Guarded by `lock`: emitters hold it for reading,
      * opening and closing take it for writing. */
@@ -67,6 +84,18 @@ void cc_agent_note(const char *fmt, ...) __attribute__((format(printf, 1, 2))); 
 uint64_t cc_agent_stream_id(CUstream stream, Sanitizer_StreamHandle handle);
 uint64_t cc_agent_handle_id(const void *handle);
 
+/* track_config.c: CC_TRACK_* from CUCHECK_TRACK or the tool option "track" (a malformed value
+ * is said on stderr and everything is tracked). */
+uint32_t cc_agent_track_config(void);
+
+/* host_stacks.c: the calling thread's host stack as a stack id (CC_EV_HOST_STACK is emitted
+ * the first time a stack is seen); 0 when stacks are not tracked. */
+uint64_t cc_agent_callsite(void);
+void cc_agent_stacks_after_fork(void);
+/* Symbolizes and defines the native stacks seen but not yet defined (before an API error is
+ * reported, and at exit); not from signal handlers. */
+void cc_agent_stacks_flush(void);
+
 /* sanitizer_subscribe.c */
 int cc_agent_subscribe(void);       /* 0 ok; -1 after printing why (program runs unchecked) */
 void cc_agent_enable_callbacks(void);
@@ -80,6 +109,9 @@ void cc_agent_on_graphs(Sanitizer_CallbackId cbid, const void *data);
 void cc_agent_on_synchronize(Sanitizer_CallbackId cbid, const void *data);
 void cc_agent_on_events(Sanitizer_CallbackId cbid, const void *data);
 void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void *data);
+
+/* translate_api.c: flags of the stream the calling thread is creating (0 if none known). */
+uint32_t cc_agent_creating_stream_flags(void);
 
 /* Shared helpers of the translators (translate_work.c). */
 void cc_agent_fill_memcpy(cc_event *ev, const Sanitizer_MemcpyData *d);

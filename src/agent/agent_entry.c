@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "agent.h"
+#include "instr.h"
 #include "core/agent_env.h"
 
 /* cupti_backend.h cannot be included beside the Sanitizer headers (both define the same legacy
@@ -43,6 +44,7 @@ static void cc_agent_init_once(void)
     }
     snprintf(a->tool, sizeof a->tool, "%s", tool);
     atomic_store(&a->next_launch_id, 1);
+    a->track = cc_agent_track_config();
     if (strcmp(a->tool, "profile") == 0) { /* one tools API per process: CUPTI, not Sanitizer */
         cc_cupti_backend_start();
         return;
@@ -63,6 +65,7 @@ static void cc_agent_init_once(void)
                       "build time): device-side checks are unavailable");
     }
     cc_agent_install_exit_handlers();
+    cc_instr_init(); /* memcheck: device checks */
     cc_agent_enable_callbacks();
 }
 

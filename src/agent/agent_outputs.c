@@ -142,6 +142,7 @@ void cc_agent_close_outputs(uint32_t reason, int32_t code)
     if (atomic_load(&a->reopen_pending) || a->session == NULL) {
         return; /* fork child that never produced an event, or an inert agent */
     }
+    cc_agent_stacks_flush(); /* recordings define every stack they name */
     cc_event ev;
     cc_agent_event_init(&ev, CC_EV_PROCESS_EXIT);
     ev.u.process_exit.reason = reason;

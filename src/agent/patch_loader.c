@@ -1,9 +1,10 @@
-/* Loading the device patches: once per context, on that context's first MODULE_LOADED, the
- * embedded fatbin (or the file named by CUCHECK_PATCHES) is added with sanitizerAddPatches.
+/* Loading the device patches: once per context, on that context's first MODULE_LOADED (not for
+ * the run tool, which patches nothing), the embedded fatbin (or the file named by CUCHECK_PATCHES) is added with sanitizerAddPatches.
  * Modules are instrumented only when a tool asks (cc_agent_patch_module_memory). The Sanitizer
  * patching calls are not thread-safe: every one of them runs under cc_patch_mutex. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include "agent.h"
 #include "core/agent_env.h"
 #include "patch_records.h"
@@ -74,6 +75,11 @@ static int cc_load_patches_locked(CUcontext ctx)
 void cc_agent_patches_on_module_loaded(CUcontext ctx, CUmodule module)
 {
     (void)module;
+    /* The run tool instruments nothing: loading patches into a context would only cost time
+     * (tools that patch still get them loaded on demand by cc_agent_patch_module_memory). */
+    if (strcmp(cc_agent_g.tool, "run") == 0) {
+        return;
+    }
     pthread_mutex_lock(&cc_patch_mutex);
     cc_load_patches_locked(ctx);
     pthread_mutex_unlock(&cc_patch_mutex);

@@ -69,24 +69,114 @@ int cc_agent_subscribe(void)
     return -1;
 }
 
-void cc_agent_enable_callbacks(void)
+static void cc_enable(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid)
+{
+    SanitizerResult r = sanitizerEnableCallback(1, cc_agent_g.subscriber, domain, cbid);
+    if (r != SANITIZER_SUCCESS) {
+        cc_agent_note("cannot enable callback %d of domain %d (error %d)", (int)cbid, (int)domain,
+                      (int)r);
+    }
+}
+
+/* Runtime calls whose only possible errors repeat one already reported elsewhere: getters of
+ * the current device and of the last error (which echo an earlier failure), capture-state
+ * queries PyTorch makes around every launch. Skipping them keeps the API callbacks off the
+ * hottest calls of frameworks. */
+static const Sanitizer_CallbackId cc_quiet_runtime_calls[] = {
+    SANITIZER_CBID_RUNTIME_API_cudaGetDevice,
+    SANITIZER_CBID_RUNTIME_API_cudaGetLastError,
+    SANITIZER_CBID_RUNTIME_API_cudaPeekAtLastError,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamIsCapturing,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamIsCapturing_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamGetCaptureInfo,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamGetCaptureInfo_ptsz,
+};
+static const Sanitizer_CallbackId cc_quiet_driver_calls[] = {
+    SANITIZER_CBID_DRIVER_API_cuCtxGetCurrent,
+    SANITIZER_CBID_DRIVER_API_cuCtxGetDevice,
+    SANITIZER_CBID_DRIVER_API_cuCtxGetDevice_v2,
+    SANITIZER_CBID_DRIVER_API_cuGetErrorString,
+    SANITIZER_CBID_DRIVER_API_cuGetErrorName,
+    SANITIZER_CBID_DRIVER_API_cuStreamIsCapturing,
+    SANITIZER_CBID_DRIVER_API_cuStreamIsCapturing_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuStreamGetCaptureInfo_v3,
+    SANITIZER_CBID_DRIVER_API_cuStreamGetCaptureInfo_v3_ptsz,
+};
+
+static void cc_enable_api(Sanitizer_CallbackDomain domain, const Sanitizer_CallbackId *quiet,
+                          size_t nquiet)
 {
     cc_agent *a = &cc_agent_g;
-    static const Sanitizer_CallbackDomain domains[] = {
-        SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CB_DOMAIN_SYNCHRONIZE, SANITIZER_CB_DOMAIN_MEMCPY,
-        SANITIZER_CB_DOMAIN_MEMSET,   SANITIZER_CB_DOMAIN_GRAPHS,      SANITIZER_CB_DOMAIN_EVENTS,
-        SANITIZER_CB_DOMAIN_RUNTIME_API, SANITIZER_CB_DOMAIN_DRIVER_API,
-    };
-    for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
-        SanitizerResult r = sanitizerEnableDomain(1, a->subscriber, domains[i]);
-        if (r != SANITIZER_SUCCESS) {
-            cc_agent_note("cannot enable callback domain %d (error %d)", (int)domains[i], (int)r);
+    SanitizerResult r = sanitizerEnableDomain(1, a->subscriber, domain);
+    if (r != SANITIZER_SUCCESS) {
+        cc_agent_note("cannot enable callback domain %d (error %d)", (int)domain, (int)r);
+        return;
+    }
+    for (size_t i = 0; i < nquiet; i++) {
+        sanitizerEnableCallback(0, a->subscriber, domain, quiet[i]);
+    }
+}
+
+/* Only the callbacks the translators use are enabled (each enabled callback costs on every
+ * call of its kind, whatever the agent then does with it). */
+void cc_agent_enable_callbacks(void)
+{
+    uint32_t t = cc_agent_g.track;
+    if (t & CC_TRACK_RESOURCE) {
+        static const Sanitizer_CallbackId resource[] = {
+            SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED,
+            SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+            SANITIZER_CBID_RESOURCE_STREAM_CREATED,
+            SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING,
+            SANITIZER_CBID_RESOURCE_MODULE_LOADED,
+            SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+            SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC,
+            SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE,
+            SANITIZER_CBID_RESOURCE_HOST_MEMORY_ALLOC,
+            SANITIZER_CBID_RESOURCE_HOST_MEMORY_FREE,
+            SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC,
+            SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC,
+            SANITIZER_CBID_RESOURCE_FUNCTIONS_LAZY_LOADED,
+            SANITIZER_CBID_RESOURCE_VIRTUAL_RESERVE,
+            SANITIZER_CBID_RESOURCE_VIRTUAL_RELEASE,
+        };
+        for (size_t i = 0; i < sizeof resource / sizeof resource[0]; i++) {
+            cc_enable(SANITIZER_CB_DOMAIN_RESOURCE, resource[i]);
         }
     }
-    /* Of the launch domain only the begin callback is used for now. */
-    SanitizerResult r = sanitizerEnableCallback(1, a->subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
-                                                SANITIZER_CBID_LAUNCH_BEGIN);
-    if (r != SANITIZER_SUCCESS) {
-        cc_agent_note("cannot enable launch callbacks (error %d)", (int)r);
+    if (t & CC_TRACK_LAUNCH) {
+        cc_enable(SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN);
+    }
+    if (t & CC_TRACK_MEMCPY) {
+        cc_enable(SANITIZER_CB_DOMAIN_MEMCPY, SANITIZER_CBID_MEMCPY_STARTING);
+    }
+    if (t & CC_TRACK_MEMSET) {
+        cc_enable(SANITIZER_CB_DOMAIN_MEMSET, SANITIZER_CBID_MEMSET_STARTING);
+    }
+    if (t & CC_TRACK_SYNC) {
+        cc_enable(SANITIZER_CB_DOMAIN_SYNCHRONIZE, SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED);
+        cc_enable(SANITIZER_CB_DOMAIN_SYNCHRONIZE, SANITIZER_CBID_SYNCHRONIZE_CONTEXT_SYNCHRONIZED);
+    }
+    if (t & CC_TRACK_EVENTS) {
+        static const Sanitizer_CallbackId events[] = {
+            SANITIZER_CBID_EVENTS_CREATED,     SANITIZER_CBID_EVENTS_DESTROYED,
+            SANITIZER_CBID_EVENTS_RECORD,      SANITIZER_CBID_EVENTS_STREAM_WAIT,
+            SANITIZER_CBID_EVENTS_SYNCHRONIZE,
+        };
+        for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+            cc_enable(SANITIZER_CB_DOMAIN_EVENTS, events[i]);
+        }
+    }
+    if (t & CC_TRACK_GRAPHS) {
+        cc_enable(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN);
+        cc_enable(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN);
+    }
+    if (t & CC_TRACK_RUNTIME) {
+        cc_enable_api(SANITIZER_CB_DOMAIN_RUNTIME_API, cc_quiet_runtime_calls,
+                      sizeof cc_quiet_runtime_calls / sizeof cc_quiet_runtime_calls[0]);
+    }
+    if (t & CC_TRACK_DRIVER) {
+        cc_enable_api(SANITIZER_CB_DOMAIN_DRIVER_API, cc_quiet_driver_calls,
+                      sizeof cc_quiet_driver_calls / sizeof cc_quiet_driver_calls[0]);
     }
 }

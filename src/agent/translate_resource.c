@@ -1,6 +1,8 @@
 /* RESOURCE domain callbacks to events: contexts, streams, modules (plus per-context patch
- * loading), device/host/async memory and virtual address ranges. */
+ * loading), lazily loaded functions, device/host/async memory (with the host stack of the
+ * allocation) and virtual address ranges. */
 #include "agent.h"
+#include "instr.h"
 
 static uint32_t cc_mem_kind_of_device_alloc(uint32_t flags)
 {
@@ -27,7 +29,9 @@ static uint32_t cc_mem_kind_of_host_alloc(uint32_t flags)
 static void cc_emit_alloc(const Sanitizer_ResourceMemoryData *d, uint32_t kind, int stream_ordered)
 {
     cc_event ev;
+    uint64_t callsite = cc_agent_callsite();
     cc_agent_event_init(&ev, CC_EV_ALLOC);
+    ev.u.alloc.callsite = callsite;
     ev.u.alloc.context = cc_agent_handle_id(d->context);
     ev.u.alloc.device = (int32_t)d->device;
     ev.u.alloc.mem_kind = kind;
@@ -89,7 +93,10 @@ static void cc_emit_stream(const Sanitizer_ResourceStreamData *d, cc_event_kind 
     cc_agent_event_init(&ev, kind);
     ev.u.stream.context = cc_agent_handle_id(d->context);
     ev.u.stream.stream = cc_agent_stream_id(d->stream, d->hStream);
-    /* Creation flags and priority are not in the callback data; they stay 0. */
+    /* Creation flags come from the API call that creates the stream (priority is not kept). */
+    if (kind == CC_EV_STREAM_CREATE && (cc_agent_creating_stream_flags() & 0x1u)) {
+        ev.u.stream.flags = CC_STREAM_FLAG_NON_BLOCKING;
+    }
     cc_agent_emit(&ev);
 }
 
@@ -104,8 +111,23 @@ static void cc_emit_module(const Sanitizer_ResourceModuleData *d, cc_event_kind 
     cc_agent_emit(&ev);
 }
 
+/* Lazy loading: the functions of a module are loaded on their first use. Names are not in the
+ * callback data (launch events carry them). */
+static void cc_emit_lazy_functions(const Sanitizer_ResourceFunctionsLazyLoadedData *d)
+{
+    for (uint32_t i = 0; d->functions != NULL && i < d->numFunctions; i++) {
+        cc_event ev;
+        cc_agent_event_init(&ev, CC_EV_FUNCTION);
+        ev.u.function.module = cc_agent_handle_id(d->module);
+        ev.u.function.function = cc_agent_handle_id(d->functions[i]);
+        ev.u.function.name = "";
+        cc_agent_emit(&ev);
+    }
+}
+
 void cc_agent_on_resource(Sanitizer_CallbackId cbid, const void *data)
 {
+    cc_instr_on_resource(cbid, data); /* memcheck: allocation table, module patching */
     switch (cbid) {
     case SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED:
         cc_emit_context(data, CC_EV_CONTEXT_CREATE);
@@ -163,6 +185,9 @@ void cc_agent_on_resource(Sanitizer_CallbackId cbid, const void *data)
         /* FREE_ASYNC_DONE (a cudaMalloc block released after cudaFreeAsync) is not a second
          * free: only FREE_ASYNC, which carries the stream, becomes an event. */
         cc_emit_free(data, CC_MEM_DEVICE_ASYNC, 1);
+        break;
+    case SANITIZER_CBID_RESOURCE_FUNCTIONS_LAZY_LOADED:
+        cc_emit_lazy_functions(data);
         break;
     case SANITIZER_CBID_RESOURCE_VIRTUAL_RESERVE:
         cc_emit_virtual(data, 1);

@@ -2,6 +2,7 @@
  * (MEMSET) and the nodes of executable graphs (GRAPHS), which become the same launch/memcpy/
  * memset events with their graph fields set. Every kernel launch gets the next launch id. */
 #include "agent.h"
+#include "instr.h"
 
 static uint32_t cc_copy_dir_of(Sanitizer_MemcpyDirection dir)
 {
@@ -81,12 +82,16 @@ void cc_agent_fill_memset(cc_event *ev, const Sanitizer_MemsetData *d)
 
 void cc_agent_on_launch(Sanitizer_CallbackId cbid, const void *data)
 {
+    cc_instr_on_launch_end(cbid, data); /* memcheck: drain a checked launch at LAUNCH_END */
     if (cbid != SANITIZER_CBID_LAUNCH_BEGIN) {
         return;
     }
     cc_event ev;
+    uint64_t callsite = cc_agent_callsite(); /* may emit the stack's definition first */
     cc_agent_event_init(&ev, CC_EV_LAUNCH);
     cc_agent_fill_launch(&ev, data);
+    ev.u.launch.callsite = callsite;
+    cc_instr_on_launch_begin(data, &ev); /* memcheck: check this launch? */
     cc_agent_emit(&ev);
 }
 
@@ -96,8 +101,10 @@ void cc_agent_on_memcpy(Sanitizer_CallbackId cbid, const void *data)
         return;
     }
     cc_event ev;
+    uint64_t callsite = cc_agent_callsite();
     cc_agent_event_init(&ev, CC_EV_MEMCPY);
     cc_agent_fill_memcpy(&ev, data);
+    ev.u.memcpy.callsite = callsite;
     cc_agent_emit(&ev);
 }
 
@@ -107,8 +114,10 @@ void cc_agent_on_memset(Sanitizer_CallbackId cbid, const void *data)
         return;
     }
     cc_event ev;
+    uint64_t callsite = cc_agent_callsite();
     cc_agent_event_init(&ev, CC_EV_MEMSET);
     cc_agent_fill_memset(&ev, data);
+    ev.u.memset.callsite = callsite;
     cc_agent_emit(&ev);
 }
 
@@ -120,6 +129,7 @@ static void cc_on_graph_node(const Sanitizer_GraphNodeLaunchData *d)
         return; /* cudaGraphUpload prepares the graph; nothing runs */
     }
     cc_event ev;
+    uint64_t callsite = cc_agent_callsite(); /* the cudaGraphLaunch call */
     uint64_t exec = cc_agent_handle_id(d->graphExec);
     uint64_t node = cc_agent_handle_id(d->node);
     switch (d->nodeType) {
@@ -130,6 +140,7 @@ static void cc_on_graph_node(const Sanitizer_GraphNodeLaunchData *d)
         ev.u.launch.flags |= CC_LAUNCH_FLAG_GRAPH_NODE;
         ev.u.launch.graph_exec = exec;
         ev.u.launch.graph_node = node;
+        ev.u.launch.callsite = callsite;
         if (l->apiStream != NULL || l->hApiStream != NULL) {
             ev.u.launch.stream = cc_agent_stream_id(l->apiStream, l->hApiStream);
         }
@@ -166,7 +177,9 @@ static void cc_on_graph_launch(const Sanitizer_GraphLaunchData *d)
         return;
     }
     cc_event ev;
+    uint64_t callsite = cc_agent_callsite();
     cc_agent_event_init(&ev, CC_EV_GRAPH_LAUNCH);
+    ev.u.graph_launch.callsite = callsite;
     ev.u.graph_launch.context = cc_agent_handle_id(d->context);
     ev.u.graph_launch.graph_exec = cc_agent_handle_id(d->graphExec);
     ev.u.graph_launch.stream = cc_agent_stream_id(d->stream, d->hStream);

@@ -300,6 +300,22 @@ static const cc_evt_field capture[] = {
     F("result", CC_FT_I32, capture.result),
 };
 
+static const cc_evt_field device_access_error[] = {
+    F("launch_id", CC_FT_U64, device_access_error.launch_id),
+    F("kernel", CC_FT_STR, device_access_error.kernel),
+    F("pc", CC_FT_ADDR, device_access_error.pc),
+    F("file", CC_FT_STR, device_access_error.file),
+    F("line", CC_FT_U32, device_access_error.line),
+    F("block", CC_FT_DIM3, device_access_error.block),
+    F("thread", CC_FT_DIM3, device_access_error.thread),
+    F("address", CC_FT_ADDR, device_access_error.address),
+    F("size", CC_FT_U32, device_access_error.size),
+    F("flags", CC_FT_HEX32, device_access_error.flags),
+    F("space", CC_FT_U32, device_access_error.space),
+    F("violation", CC_FT_U32, device_access_error.violation),
+    F("count", CC_FT_U64, device_access_error.count),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -348,6 +364,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_ACCESS] = T(access),
     [CC_EV_CAPTURE_BEGIN] = T(capture),
     [CC_EV_CAPTURE_END] = T(capture),
+    [CC_EV_DEVICE_ACCESS_ERROR] = T(device_access_error),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

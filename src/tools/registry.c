@@ -6,11 +6,13 @@
 extern const cc_tool cc_tool_run;
 extern const cc_tool cc_tool_profile;
 extern const cc_tool cc_tool_streamcheck;
+extern const cc_tool cc_tool_memcheck;
 
 static const cc_tool *const registry[] = {
     &cc_tool_run,
     &cc_tool_profile,
     &cc_tool_streamcheck,
+    &cc_tool_memcheck,
     NULL,
 };
 

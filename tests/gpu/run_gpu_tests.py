@@ -173,7 +173,9 @@ def main():
     try:
         rows = (expectations.load(os.path.join(REPO, "examples", "expected.txt"),
                                   os.path.join(REPO, "examples")) +
-                expectations.load(os.path.join(HERE, "expected.txt"), HERE))
+                expectations.load(os.path.join(HERE, "expected.txt"), HERE) +
+                expectations.load(os.path.join(HERE, "attribution", "expected.txt"),
+                                  os.path.join(HERE, "attribution")))
     except expectations.ExpectationError as err:
         print("error: %s" % err)
         return 1

@@ -159,6 +159,11 @@ static size_t sample_events(cc_event *out)
         case CC_EV_CAPTURE_BEGIN: case CC_EV_CAPTURE_END:
             e->u.capture = (cc_ev_capture){ big, 0x12340000ull + k, big + 9, 2, -900 };
             break;
+        case CC_EV_DEVICE_ACCESS_ERROR:
+            e->u.device_access_error = (cc_ev_device_access_error){
+                1ull << 40, "_Z6vecaddPKfS0_Pfi", 0x1f0, "vec \"add\".cu", 13, { 3, 1, 70000 },
+                { 232, 0, 1 }, 0x7f0000500fa0ull, 16, CC_ACCESS_FLAG_WRITE, 1, 2, 1ull << 35 };
+            break;
         default:
             break;
         }
@@ -317,6 +322,16 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
     case CC_EV_CAPTURE_BEGIN: case CC_EV_CAPTURE_END:
         D(u.capture.context); D(u.capture.stream); D(u.capture.graph); D(u.capture.mode);
         D(u.capture.result);
+        break;
+    case CC_EV_DEVICE_ACCESS_ERROR:
+        D(u.device_access_error.launch_id); S(u.device_access_error.kernel);
+        D(u.device_access_error.pc); S(u.device_access_error.file); D(u.device_access_error.line);
+        for (int i = 0; i < 3; i++) {
+            D(u.device_access_error.block[i]); D(u.device_access_error.thread[i]);
+        }
+        D(u.device_access_error.address); D(u.device_access_error.size);
+        D(u.device_access_error.flags); D(u.device_access_error.space);
+        D(u.device_access_error.violation); D(u.device_access_error.count);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

@@ -10,7 +10,10 @@
  *    call returns only after the stream's earlier work and the copy completed — but only once the
  *    call returned successfully. The copy event comes when the copy starts, so the ordering is
  *    held back as tentative and applied at the next event of the same host thread, unless that
- *    event is the API error of the copy call itself (a fault surfacing in the copy). */
+ *    event is the API error of the copy call itself (a fault surfacing in the copy).
+ *  - synchronize events are held back the same way: the driver reports the end of a wait also
+ *    when the wait ended with the error, so only a next event that is not an API error of the
+ *    same thread confirms it. */
 #include "tools/run/inflight.h"
 
 #include <stdlib.h>
@@ -33,11 +36,21 @@ typedef struct tentative_sync {
     uint32_t tid;
     uint64_t stream;
     int active;
+    cc_event sync;         /* a held-back synchronize event (kind 0: the copy's stream) */
 } tentative_sync;
 
 #define TENTATIVE_MAX 64
 
+/* Kernel names, interned once each: a launch then costs no allocation. */
+typedef struct interned {
+    uint64_t hash;
+    char *name;
+} interned;
+
 struct cc_inflight {
+    interned *names;
+    size_t nnames, ncap;       /* open addressing, power-of-two capacity */
+    uint64_t forgotten;
     tentative_sync tentative[TENTATIVE_MAX]; /* synchronous copies not known to have returned */
     cc_inflight_launch *pending;
     size_t npending, cap;
@@ -51,11 +64,48 @@ cc_inflight *cc_inflight_new(void) { return calloc(1, sizeof(cc_inflight)); }
 
 void cc_inflight_free(cc_inflight *t) {
     if (!t) return;
-    for (size_t i = 0; i < t->npending; i++) free(t->pending[i].name);
+    for (size_t i = 0; i < t->ncap; i++) free(t->names[i].name);
+    free(t->names);
     free(t->pending);
     free(t->streams);
     free(t->events);
     free(t);
+}
+
+static uint64_t name_hash(const char *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h ? h : 1;
+}
+
+static const char *intern(cc_inflight *t, const char *name) {
+    if (!name) name = "";
+    if ((t->nnames + 1) * 2 > t->ncap) {
+        size_t ncap = t->ncap ? t->ncap * 2 : 256;
+        interned *n = calloc(ncap, sizeof *n);
+        if (!n) return "";
+        for (size_t i = 0; i < t->ncap; i++) {
+            if (!t->names[i].name) continue;
+            size_t j = t->names[i].hash & (ncap - 1);
+            while (n[j].name) j = (j + 1) & (ncap - 1);
+            n[j] = t->names[i];
+        }
+        free(t->names);
+        t->names = n;
+        t->ncap = ncap;
+    }
+    uint64_t h = name_hash(name);
+    size_t j = h & (t->ncap - 1);
+    while (t->names[j].name) {
+        if (t->names[j].hash == h && strcmp(t->names[j].name, name) == 0) return t->names[j].name;
+        j = (j + 1) & (t->ncap - 1);
+    }
+    char *copy = strdup(name);
+    if (!copy) return "";
+    t->names[j].hash = h;
+    t->names[j].name = copy;
+    t->nnames++;
+    return copy;
 }
 
 static stream_info *get_stream(cc_inflight *t, uint64_t id) {
@@ -98,10 +148,7 @@ typedef int (*done_fn)(const cc_inflight *t, const cc_inflight_launch *l, const 
 static void complete_where(cc_inflight *t, done_fn done, const void *arg) {
     size_t w = 0;
     for (size_t r = 0; r < t->npending; r++) {
-        if (done(t, &t->pending[r], arg)) {
-            free(t->pending[r].name);
-            continue;
-        }
+        if (done(t, &t->pending[r], arg)) continue;
         t->pending[w++] = t->pending[r];
     }
     t->npending = w;
@@ -142,6 +189,13 @@ static void sync_stream(cc_inflight *t, uint64_t stream) {
 }
 
 static void add_pending(cc_inflight *t, const cc_inflight_launch *l) {
+    if (t->npending >= CC_INFLIGHT_MAX) {
+        /* Forget the oldest half at once (amortized O(1) per launch). */
+        size_t drop = t->npending / 2;
+        memmove(t->pending, t->pending + drop, (t->npending - drop) * sizeof *t->pending);
+        t->npending -= drop;
+        t->forgotten += drop;
+    }
     if (t->npending == t->cap) {
         size_t ncap = t->cap ? t->cap * 2 : 64;
         cc_inflight_launch *n = realloc(t->pending, ncap * sizeof *n);
@@ -157,34 +211,49 @@ static uint64_t next_seq(cc_inflight *t, uint64_t stream) {
     return s ? s->next_seq++ : 0;
 }
 
-static void hold_sync(cc_inflight *t, uint32_t tid, uint64_t stream) {
-    tentative_sync *slot = NULL;
-    for (size_t i = 0; i < TENTATIVE_MAX; i++) {
-        if (t->tentative[i].active && t->tentative[i].tid == tid) {
-            /* an earlier synchronous copy of this thread returned: it is now certain */
-            sync_stream(t, t->tentative[i].stream);
-            slot = &t->tentative[i];
-            break;
-        }
-        if (!t->tentative[i].active && !slot) slot = &t->tentative[i];
-    }
-    if (!slot) { /* table full: apply the ordering now rather than lose it */
-        sync_stream(t, stream);
-        return;
-    }
-    slot->tid = tid;
-    slot->stream = stream;
-    slot->active = 1;
+static void apply_sync(cc_inflight *t, const cc_event *ev);
+
+static void apply_tentative(cc_inflight *t, const tentative_sync *ts) {
+    if (ts->sync.h.kind != CC_EV_NONE) apply_sync(t, &ts->sync);
+    else sync_stream(t, ts->stream);
 }
 
-/* Resolve the tentative synchronization of the event's thread, if any. */
+/* Holds back an ordering until the thread's next event shows the call returned successfully:
+ * a synchronous copy (sync == NULL: its stream), or a synchronize callback, which the driver
+ * reports when the wait ends, also when it ends with the error. */
+static void hold_sync(cc_inflight *t, uint32_t tid, uint64_t stream, const cc_event *sync) {
+    tentative_sync *slot = NULL;
+    for (size_t i = 0; i < TENTATIVE_MAX && !slot; i++)
+        if (!t->tentative[i].active) slot = &t->tentative[i];
+    tentative_sync fresh;
+    memset(&fresh, 0, sizeof fresh);
+    fresh.tid = tid;
+    fresh.stream = stream;
+    fresh.active = 1;
+    if (sync) fresh.sync = *sync;
+    if (!slot) { /* table full: apply the ordering now rather than lose it */
+        apply_tentative(t, &fresh);
+        return;
+    }
+    *slot = fresh;
+}
+
+static int is_sync_kind(uint32_t kind) {
+    return kind == CC_EV_STREAM_SYNC || kind == CC_EV_CONTEXT_SYNC || kind == CC_EV_EVENT_SYNC ||
+           kind == CC_EV_DEVICE_SYNC;
+}
+
+/* Resolve the tentative orderings of the event's thread: applied if the event shows the calls
+ * returned (anything but an API error), dropped on an API error. One call may report several
+ * synchronizations (a copy that synchronizes its stream, an event synchronize that also reports
+ * the stream): a further sync event keeps them held. */
 static void resolve_tentative(cc_inflight *t, const cc_event *ev) {
+    if (is_sync_kind(ev->h.kind)) return;
     for (size_t i = 0; i < TENTATIVE_MAX; i++) {
         tentative_sync *ts = &t->tentative[i];
         if (!ts->active || ts->tid != ev->h.tid) continue;
         ts->active = 0;
-        if (ev->h.kind != CC_EV_API_ERROR) sync_stream(t, ts->stream);
-        return;
+        if (ev->h.kind != CC_EV_API_ERROR) apply_tentative(t, ts);
     }
 }
 
@@ -207,7 +276,7 @@ void cc_inflight_event(cc_inflight *t, const cc_event *ev) {
         l.graph_exec = (L->flags & CC_LAUNCH_FLAG_GRAPH_NODE) ? L->graph_exec : 0;
         memcpy(l.grid, L->grid, sizeof l.grid);
         memcpy(l.block, L->block, sizeof l.block);
-        l.name = strdup(L->name ? L->name : "");
+        l.name = intern(t, L->name);
         add_pending(t, &l);
         break;
     }
@@ -220,17 +289,17 @@ void cc_inflight_event(cc_inflight *t, const cc_event *ev) {
         l.seq = next_seq(t, G->stream);
         l.callsite = G->callsite;
         l.graph_exec = G->graph_exec;
-        l.name = strdup("(graph)");
+        l.name = intern(t, "(graph)");
         add_pending(t, &l);
         break;
     }
     case CC_EV_MEMCPY:
         if (ev->u.memcpy.flags & CC_COPY_FLAG_ASYNC) next_seq(t, ev->u.memcpy.stream);
-        else hold_sync(t, ev->h.tid, ev->u.memcpy.stream);
+        else hold_sync(t, ev->h.tid, ev->u.memcpy.stream, NULL);
         break;
     case CC_EV_MEMSET:
         if (ev->u.memset.flags & CC_COPY_FLAG_ASYNC) next_seq(t, ev->u.memset.stream);
-        else hold_sync(t, ev->h.tid, ev->u.memset.stream);
+        else hold_sync(t, ev->h.tid, ev->u.memset.stream, NULL);
         break;
     case CC_EV_EVENT_RECORD: {
         event_info *e = get_event(t, ev->u.event.event, 1);
@@ -243,9 +312,26 @@ void cc_inflight_event(cc_inflight *t, const cc_event *ev) {
         break;
     }
     case CC_EV_EVENT_QUERY:
-        if (ev->u.event.result != 0) break;
-        /* a query that returned ready orders like a synchronize */
-        __attribute__((fallthrough));
+    case CC_EV_STREAM_QUERY:
+        /* emitted when the query returned: a "complete" answer orders like a synchronize */
+        if ((ev->h.kind == CC_EV_EVENT_QUERY ? ev->u.event.result : ev->u.sync.result) == 0)
+            apply_sync(t, ev);
+        break;
+    case CC_EV_EVENT_SYNC:
+    case CC_EV_STREAM_SYNC:
+    case CC_EV_CONTEXT_SYNC:
+    case CC_EV_DEVICE_SYNC:
+        hold_sync(t, ev->h.tid, 0, ev);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Completes what a synchronize (or a query that answered "complete") orders before it. */
+static void apply_sync(cc_inflight *t, const cc_event *ev) {
+    switch (ev->h.kind) {
+    case CC_EV_EVENT_QUERY:
     case CC_EV_EVENT_SYNC: {
         event_info *e = get_event(t, ev->u.event.event, 0);
         if (e && e->recorded) {
@@ -255,8 +341,6 @@ void cc_inflight_event(cc_inflight *t, const cc_event *ev) {
         break;
     }
     case CC_EV_STREAM_QUERY:
-        if (ev->u.sync.result != 0) break;
-        __attribute__((fallthrough));
     case CC_EV_STREAM_SYNC:
         sync_stream(t, ev->u.sync.stream);
         break;
@@ -270,6 +354,8 @@ void cc_inflight_event(cc_inflight *t, const cc_event *ev) {
         break;
     }
 }
+
+uint64_t cc_inflight_forgotten(const cc_inflight *t) { return t->forgotten; }
 
 size_t cc_inflight_pending(const cc_inflight *t, const cc_inflight_launch **out) {
     *out = t->pending;

@@ -17,8 +17,12 @@ typedef struct cc_inflight_launch {
     uint64_t callsite;
     uint64_t graph_exec;   /* non-zero for a whole-graph launch */
     uint32_t grid[3], block[3];
-    char *name;            /* mangled kernel name, owned */
+    const char *name;      /* mangled kernel name, interned (owned by the tracker) */
 } cc_inflight_launch;
+
+/* Launches remembered as in flight at most; past it the oldest half is forgotten (counted by
+ * cc_inflight_forgotten), so a program that never synchronizes costs bounded memory. */
+#define CC_INFLIGHT_MAX 8192
 
 typedef struct cc_inflight cc_inflight;
 
@@ -28,5 +32,7 @@ void cc_inflight_free(cc_inflight *t);
 void cc_inflight_event(cc_inflight *t, const cc_event *ev);
 /* Launches that may still be running, oldest first. Valid until the next event. */
 size_t cc_inflight_pending(const cc_inflight *t, const cc_inflight_launch **out);
+/* Launches dropped from the pending list unordered (CC_INFLIGHT_MAX reached). */
+uint64_t cc_inflight_forgotten(const cc_inflight *t);
 
 #endif

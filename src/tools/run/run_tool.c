@@ -26,7 +26,13 @@ typedef struct run_state {
     uint64_t sticky_repeats; /* later calls failing with the same sticky error */
 } run_state;
 
+/* `track` is read by the agent (src/agent/track_config.c), not by the tool: what the agent
+ * subscribes to. "off" measures the bare cost of loading the agent. */
 static const cc_option_spec run_options[] = {
+    {"track", 1, "MODE",
+     "what the agent tracks: on (default), off (load and subscribe only: the baseline for "
+     "overhead measurements), or a comma list of resource, launch, memcpy, memset, sync, "
+     "events, graphs, runtime, driver, api, stacks (a '-' before one removes it)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -61,9 +67,25 @@ static void describe_launch(char *buf, size_t len, const cc_inflight_launch *l) 
              l->block[2], l->stream, l->graph_exec ? " (graph node)" : "");
 }
 
+/* The whole-graph launch if every pending entry belongs to one graph launch (the launch and its
+ * nodes): the culprit is then exactly that graph launch, its node one of the kernel nodes. */
+static const cc_inflight_launch *single_graph(const cc_inflight_launch *pending, size_t n) {
+    const cc_inflight_launch *graph = NULL;
+    if (n < 2 || pending[0].graph_exec == 0) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (pending[i].graph_exec != pending[0].graph_exec) return NULL;
+        if (strcmp(pending[i].name, "(graph)") == 0) {
+            if (graph) return NULL;
+            graph = &pending[i];
+        }
+    }
+    return graph;
+}
+
 static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *ename) {
     const cc_inflight_launch *pending;
     size_t n = cc_inflight_pending(s->inflight, &pending);
+    const cc_inflight_launch *graph = single_graph(pending, n);
     char msg[1024], descs[RUN_MAX_CANDIDATES][600];
     cc_related rel[RUN_MAX_CANDIDATES];
     size_t shown = n < RUN_MAX_CANDIDATES ? n : RUN_MAX_CANDIDATES;
@@ -72,7 +94,9 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
         /* newest first: the last launch before the error is the likeliest */
         const cc_inflight_launch *l = &pending[n - 1 - i];
         describe_launch(descs[i], sizeof descs[i], l);
-        rel[i].role = n == 1 ? "faulting launch" : "candidate launch";
+        rel[i].role = n == 1 || l == graph ? "faulting launch"
+                      : graph            ? "candidate node"
+                                         : "candidate launch";
         rel[i].message = descs[i];
         rel[i].has_device = 1;
         rel[i].device.valid = CC_DLOC_KERNEL;
@@ -90,6 +114,19 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
                  e->function ? e->function : "?", descs[0]);
         f.has_device = 1;
         f.device = rel[0].device;
+    } else if (graph) {
+        char gdesc[600];
+        describe_launch(gdesc, sizeof gdesc, graph);
+        snprintf(msg, sizeof msg,
+                 "%s (%d) surfaced in %s; caused by %s: the fault is in one of its %zu kernel "
+                 "node(s) listed (nodes of one graph launch are not told apart at API level)",
+                 ename, e->code, e->function ? e->function : "?", gdesc, n - 1);
+        for (size_t i = 0; i < shown; i++) {
+            if (&pending[n - 1 - i] == graph) {
+                f.has_device = 1;
+                f.device = rel[i].device;
+            }
+        }
     } else if (n == 0) {
         snprintf(msg, sizeof msg,
                  "%s (%d) surfaced in %s; no launch was in flight (the error came from work "
@@ -98,9 +135,17 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
     } else {
         snprintf(msg, sizeof msg,
                  "%s (%d) surfaced in %s; %zu launches were in flight and not ordered before "
-                 "the error, so it came from one of them (listed newest first%s)",
+                 "the error (no synchronize, successful query or synchronous copy separated "
+                 "them from it), so it came from one of them: candidates listed newest first%s",
                  ename, e->code, e->function ? e->function : "?", n,
                  n > shown ? ", the oldest not shown" : "");
+    }
+    uint64_t forgotten = cc_inflight_forgotten(s->inflight);
+    if (forgotten > 0) {
+        size_t len = strlen(msg);
+        snprintf(msg + len, sizeof msg - len,
+                 " (%" PRIu64 " older launches were never ordered and no longer tracked)",
+                 forgotten);
     }
     f.message = msg;
     set_stack(s, e->callsite, &f.nframes, &f.frames);

@@ -1,0 +1,254 @@
+/* Host call stacks of launches and failed API calls, cheap enough for every launch: the raw
+ * stack (native return addresses, or the Python frames' code objects and instruction offsets
+ * when the launching thread runs Python) is hashed; a stack seen before is only a table lookup
+ * (a per-thread "same as last time" check first, no allocation); a new one is defined for the
+ * tools with a CC_EV_HOST_STACK event, whose id later events name as their callsite. Python
+ * stacks are described at once (that needs the GIL the thread holds now); native stacks are kept
+ * raw and symbolized later, off the launch path (reading DWARF can take milliseconds), by
+ * cc_agent_stacks_flush: before a failed API call is reported and at process exit. Two raw stacks are taken as the same when their 64-bit hashes are; code objects of
+ * cached Python stacks are kept alive so that their addresses cannot be reused. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "agent.h"
+#include "host_python.h"
+#include "host_symbolize.h"
+#include "host_unwind.h"
+
+#define CC_NATIVE_MAX 48 /* return addresses captured (the agent's and CUDA's own included) */
+#define CC_PY_MAX 12     /* Python frames captured */
+#define CC_SHOW_MAX 24   /* frames kept in a stack's definition */
+#define CC_FRAME_TEXT 320
+#define CC_STACKS_MAX (1u << 20) /* distinct stacks per process; later new ones get no stack */
+
+typedef struct cc_stack_slot {
+    uint64_t hash; /* 0: empty */
+    uint64_t id;
+} cc_stack_slot;
+
+static pthread_mutex_t cc_stacks_lock = PTHREAD_MUTEX_INITIALIZER;
+static cc_stack_slot *cc_stacks;
+static size_t cc_stacks_cap, cc_stacks_count;
+static uint64_t cc_stacks_next_id = 1;
+static atomic_uint cc_stacks_generation = 1; /* bumped in a fork child: per-thread caches reset */
+static int cc_stacks_full_noted;
+
+/* Native stacks waiting for symbolization (guarded by cc_stacks_lock). */
+typedef struct cc_raw_stack {
+    struct cc_raw_stack *next;
+    uint64_t id;
+    int npcs;
+    uint64_t pcs[];
+} cc_raw_stack;
+static cc_raw_stack *cc_raw_head, **cc_raw_tail = &cc_raw_head;
+
+static _Thread_local unsigned cc_last_generation;
+static _Thread_local uint64_t cc_last_hash, cc_last_id;
+
+static uint64_t cc_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+}
+
+static size_t cc_slot_of(uint64_t hash, size_t cap)
+{
+    return (size_t)(hash * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+}
+
+/* With the lock held: the id of hash, or 0. */
+static uint64_t cc_stacks_find(uint64_t hash)
+{
+    if (cc_stacks_cap == 0) {
+        return 0;
+    }
+    size_t j = cc_slot_of(hash, cc_stacks_cap);
+    while (cc_stacks[j].hash != 0) {
+        if (cc_stacks[j].hash == hash) {
+            return cc_stacks[j].id;
+        }
+        j = (j + 1) & (cc_stacks_cap - 1);
+    }
+    return 0;
+}
+
+/* With the lock held: remember hash -> id; 0 if the table cannot grow. */
+static int cc_stacks_insert(uint64_t hash, uint64_t id)
+{
+    if ((cc_stacks_count + 1) * 2 > cc_stacks_cap) {
+        size_t ncap = cc_stacks_cap != 0 ? cc_stacks_cap * 2 : 1024;
+        cc_stack_slot *n = calloc(ncap, sizeof *n);
+        if (n == NULL) {
+            return -1;
+        }
+        for (size_t i = 0; i < cc_stacks_cap; i++) {
+            if (cc_stacks[i].hash != 0) {
+                size_t j = cc_slot_of(cc_stacks[i].hash, ncap);
+                while (n[j].hash != 0) {
+                    j = (j + 1) & (ncap - 1);
+                }
+                n[j] = cc_stacks[i];
+            }
+        }
+        free(cc_stacks);
+        cc_stacks = n;
+        cc_stacks_cap = ncap;
+    }
+    size_t j = cc_slot_of(hash, cc_stacks_cap);
+    while (cc_stacks[j].hash != 0) {
+        j = (j + 1) & (cc_stacks_cap - 1);
+    }
+    cc_stacks[j].hash = hash;
+    cc_stacks[j].id = id;
+    cc_stacks_count++;
+    return 0;
+}
+
+/* Symbolizes a new stack and emits its definition (lock held; runs once per distinct stack). */
+static void cc_define_stack(uint64_t id, const uint64_t *pcs, int npcs, const cc_py_frame *py,
+                            int npy)
+{
+    static char texts[CC_SHOW_MAX][CC_FRAME_TEXT]; /* guarded by cc_stacks_lock */
+    cc_stack_frame frames[CC_SHOW_MAX];
+    uint32_t n = 0;
+    if (npy > 0) {
+        for (int i = 0; i < npy && n < CC_SHOW_MAX; i++) {
+            cc_py_describe(&py[i], texts[n], CC_FRAME_TEXT);
+            frames[n].pc = 0;
+            frames[n].text = texts[n];
+            n++;
+        }
+    } else {
+        int user_seen = 0;
+        for (int i = 0; i < npcs && n < CC_SHOW_MAX; i++) {
+            int internal = cc_host_symbolize(pcs[i], texts[n], CC_FRAME_TEXT);
+            if (internal && !user_seen) {
+                continue; /* the agent, the Sanitizer, the driver and runtime above the program */
+            }
+            user_seen = 1;
+            frames[n].pc = pcs[i];
+            frames[n].text = texts[n];
+            n++;
+            if (strncmp(texts[n - 1], "main+", 5) == 0) {
+                break; /* what lies below main is the C library's start-up */
+            }
+        }
+        if (n == 0) { /* only CUDA's own frames: show them rather than nothing */
+            for (int i = 0; i < npcs && n < CC_SHOW_MAX; i++) {
+                cc_host_symbolize(pcs[i], texts[n], CC_FRAME_TEXT);
+                frames[n].pc = pcs[i];
+                frames[n].text = texts[n];
+                n++;
+            }
+        }
+    }
+    cc_event ev;
+    cc_agent_event_init(&ev, CC_EV_HOST_STACK);
+    ev.u.host_stack.id = id;
+    ev.u.host_stack.nframes = n;
+    ev.u.host_stack.frames = frames;
+    cc_agent_emit(&ev);
+}
+
+uint64_t cc_agent_callsite(void)
+{
+    if (!(cc_agent_g.track & CC_TRACK_STACKS)) {
+        return 0;
+    }
+    uint64_t pcs[CC_NATIVE_MAX];
+    cc_py_frame py[CC_PY_MAX];
+    int npcs = 0, npy = 0;
+    uint64_t hash = 0x5EED;
+    if (cc_py_thread_has_gil()) {
+        npy = cc_py_capture(py, CC_PY_MAX);
+        for (int i = 0; i < npy; i++) {
+            hash = cc_mix(hash, (uint64_t)(uintptr_t)py[i].code);
+            hash = cc_mix(hash, (uint64_t)(uint32_t)py[i].lasti);
+        }
+    }
+    if (npy == 0) { /* a native launch site (or a Python thread without the GIL) */
+        npcs = cc_host_unwind(pcs, CC_NATIVE_MAX);
+        for (int i = 0; i < npcs; i++) {
+            hash = cc_mix(hash, pcs[i]);
+        }
+    }
+    if (hash == 0) {
+        hash = 1;
+    }
+    unsigned gen = atomic_load_explicit(&cc_stacks_generation, memory_order_relaxed);
+    uint64_t id = 0;
+    if (cc_last_generation == gen && cc_last_hash == hash) {
+        id = cc_last_id;
+    } else {
+        pthread_mutex_lock(&cc_stacks_lock);
+        id = cc_stacks_find(hash);
+        if (id == 0 && cc_stacks_count < CC_STACKS_MAX) {
+            id = cc_stacks_next_id++;
+            if (cc_stacks_insert(hash, id) == 0) {
+                for (int i = 0; i < npy; i++) {
+                    cc_py_keep(py[i].code);
+                }
+                if (npy > 0) {
+                    cc_define_stack(id, pcs, npcs, py, npy);
+                } else {
+                    cc_raw_stack *r = malloc(sizeof *r + (size_t)npcs * sizeof r->pcs[0]);
+                    if (r != NULL) { /* once per distinct stack */
+                        r->next = NULL;
+                        r->id = id;
+                        r->npcs = npcs;
+                        memcpy(r->pcs, pcs, (size_t)npcs * sizeof pcs[0]);
+                        *cc_raw_tail = r;
+                        cc_raw_tail = &r->next;
+                    }
+                }
+            } else {
+                id = 0;
+            }
+        } else if (id == 0 && !cc_stacks_full_noted) {
+            cc_stacks_full_noted = 1;
+            cc_agent_note("more than %u distinct host stacks: later new ones are not recorded",
+                          CC_STACKS_MAX);
+        }
+        pthread_mutex_unlock(&cc_stacks_lock);
+        cc_last_generation = gen;
+        cc_last_hash = hash;
+        cc_last_id = id;
+    }
+    if (npy > 0) {
+        cc_py_release(py, npy);
+    }
+    return id;
+}
+
+void cc_agent_stacks_flush(void)
+{
+    pthread_mutex_lock(&cc_stacks_lock);
+    cc_raw_stack *r = cc_raw_head;
+    cc_raw_head = NULL;
+    cc_raw_tail = &cc_raw_head;
+    while (r != NULL) {
+        cc_raw_stack *next = r->next;
+        cc_define_stack(r->id, r->pcs, r->npcs, NULL, 0);
+        free(r);
+        r = next;
+    }
+    pthread_mutex_unlock(&cc_stacks_lock);
+}
+
+void cc_agent_stacks_after_fork(void)
+{
+    /* The child's stream starts afresh: the parent's stack definitions are not in it. */
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    cc_stacks_lock = fresh;
+    if (cc_stacks != NULL) {
+        memset(cc_stacks, 0, cc_stacks_cap * sizeof *cc_stacks);
+    }
+    cc_stacks_count = 0;
+    cc_raw_head = NULL; /* the parent's pending stacks are the parent's (leaked, not freed) */
+    cc_raw_tail = &cc_raw_head;
+    atomic_fetch_add(&cc_stacks_generation, 1);
+}

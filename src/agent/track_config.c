@@ -1,0 +1,79 @@
+/* Which callbacks the agent enables: CUCHECK_TRACK (or the run tool's option `track`, which the
+ * CLI passes in CUCHECK_OPTIONS) is "on"/"all" (the default), "off"/"none" (subscribe only: the
+ * baseline that benchmarks compare tracking against), or a comma list of groups: resource,
+ * launch, memcpy, memset, sync, events, graphs, runtime, driver, stacks; "api" is runtime +
+ * driver; a group prefixed with '-' is removed ("on,-stacks"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent.h"
+#include "core/agent_env.h"
+#include "core/options.h"
+
+static const struct {
+    const char *name;
+    uint32_t bits;
+} cc_track_groups[] = {
+    {"on", CC_TRACK_ALL},           {"all", CC_TRACK_ALL},          {"off", 0},
+    {"none", 0},                    {"resource", CC_TRACK_RESOURCE}, {"launch", CC_TRACK_LAUNCH},
+    {"memcpy", CC_TRACK_MEMCPY},    {"memset", CC_TRACK_MEMSET},    {"sync", CC_TRACK_SYNC},
+    {"events", CC_TRACK_EVENTS},    {"graphs", CC_TRACK_GRAPHS},    {"runtime", CC_TRACK_RUNTIME},
+    {"driver", CC_TRACK_DRIVER},    {"api", CC_TRACK_RUNTIME | CC_TRACK_DRIVER},
+    {"stacks", CC_TRACK_STACKS},
+};
+
+/* Parses spec; 0 on success with *out set. */
+static int cc_track_parse(const char *spec, uint32_t *out)
+{
+    uint32_t bits = 0;
+    const char *p = spec;
+    if (*p == '\0') {
+        return -1;
+    }
+    while (*p != '\0') {
+        size_t n = strcspn(p, ",");
+        int negate = n > 0 && p[0] == '-';
+        const char *name = p + negate;
+        size_t len = n - (size_t)negate;
+        size_t i;
+        for (i = 0; i < sizeof cc_track_groups / sizeof cc_track_groups[0]; i++) {
+            if (strlen(cc_track_groups[i].name) == len &&
+                strncmp(cc_track_groups[i].name, name, len) == 0) {
+                break;
+            }
+        }
+        if (i == sizeof cc_track_groups / sizeof cc_track_groups[0]) {
+            return -1;
+        }
+        if (negate) {
+            bits &= ~cc_track_groups[i].bits;
+        } else {
+            bits |= cc_track_groups[i].bits;
+        }
+        p += n;
+        if (*p == ',') {
+            p++;
+        }
+    }
+    *out = bits;
+    return 0;
+}
+
+uint32_t cc_agent_track_config(void)
+{
+    const char *spec = getenv(CC_ENV_TRACK);
+    cc_options *opts = NULL;
+    if (spec == NULL || spec[0] == '\0') {
+        opts = cc_options_parse(getenv(CC_ENV_OPTIONS));
+        spec = opts != NULL ? cc_options_get(opts, "track") : NULL;
+    }
+    uint32_t bits = CC_TRACK_ALL;
+    if (spec != NULL && cc_track_parse(spec, &bits) != 0) {
+        fprintf(stderr, "cucheck: track='%s' is not 'on', 'off' or a list of resource, launch, "
+                        "memcpy, memset, sync, events, graphs, runtime, driver, api, stacks: "
+                        "tracking everything\n", spec);
+        bits = CC_TRACK_ALL;
+    }
+    cc_options_free(opts);
+    return bits;
+}

@@ -1,0 +1,298 @@
+/* The allocation map (allocmap.h): a sorted array of live allocations searched by binary search,
+ * and a ring of the most recently freed ones. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/allocmap.h"
+#include "cucheck/event.h"
+
+struct cc_allocmap {
+    cc_alloc_rec *live; /* sorted by base, non-overlapping */
+    size_t nlive, cap;
+    uint64_t live_bytes;
+    cc_alloc_rec freed[CC_ALLOCMAP_FREED_HISTORY]; /* ring */
+    size_t freed_next, nfreed;
+    uint64_t next_seq;
+};
+
+cc_allocmap *cc_allocmap_new(void)
+{
+    cc_allocmap *m = calloc(1, sizeof *m);
+    if (m != NULL) {
+        m->next_seq = 1;
+    }
+    return m;
+}
+
+void cc_allocmap_free(cc_allocmap *m)
+{
+    if (m != NULL) {
+        free(m->live);
+        free(m);
+    }
+}
+
+static uint64_t rec_end(const cc_alloc_rec *r)
+{
+    uint64_t end = r->base + r->size;
+    return end < r->base ? UINT64_MAX : end; /* saturate */
+}
+
+/* Index of the first live allocation with base > addr. */
+static size_t upper_bound(const cc_allocmap *m, uint64_t addr)
+{
+    size_t lo = 0, hi = m->nlive;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->live[mid].base <= addr) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+static void push_freed(cc_allocmap *m, const cc_alloc_rec *r)
+{
+    m->freed[m->freed_next] = *r;
+    m->freed_next = (m->freed_next + 1) % CC_ALLOCMAP_FREED_HISTORY;
+    if (m->nfreed < CC_ALLOCMAP_FREED_HISTORY) {
+        m->nfreed++;
+    }
+}
+
+static void remove_at(cc_allocmap *m, size_t i)
+{
+    m->live_bytes -= m->live[i].size;
+    memmove(&m->live[i], &m->live[i + 1], (m->nlive - i - 1) * sizeof m->live[0]);
+    m->nlive--;
+}
+
+int cc_allocmap_add(cc_allocmap *m, const cc_alloc_rec *rec)
+{
+    int retired = 0;
+    cc_alloc_rec r = *rec;
+    r.seq = m->next_seq++;
+    r.free_callsite = 0;
+    uint64_t end = rec_end(&r);
+    /* Retire live allocations overlapping [base, end). */
+    size_t i = upper_bound(m, r.base);
+    if (i > 0 && rec_end(&m->live[i - 1]) > r.base) {
+        i--;
+    }
+    while (i < m->nlive && m->live[i].base < end && r.size > 0) {
+        if (rec_end(&m->live[i]) > r.base) {
+            push_freed(m, &m->live[i]);
+            remove_at(m, i);
+            retired++;
+        } else {
+            i++;
+        }
+    }
+    if (m->nlive == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        cc_alloc_rec *p = realloc(m->live, cap * sizeof *p);
+        if (p == NULL) {
+            return -1;
+        }
+        m->live = p;
+        m->cap = cap;
+    }
+    size_t at = upper_bound(m, r.base);
+    memmove(&m->live[at + 1], &m->live[at], (m->nlive - at) * sizeof m->live[0]);
+    m->live[at] = r;
+    m->nlive++;
+    m->live_bytes += r.size;
+    return retired;
+}
+
+/* The most recent freed record that starts at base (exact) or contains addr (any). */
+static const cc_alloc_rec *find_freed(const cc_allocmap *m, uint64_t addr, int exact_base)
+{
+    for (size_t k = 0; k < m->nfreed; k++) {
+        size_t idx = (m->freed_next + CC_ALLOCMAP_FREED_HISTORY - 1 - k) % CC_ALLOCMAP_FREED_HISTORY;
+        const cc_alloc_rec *r = &m->freed[idx];
+        if (exact_base ? r->base == addr : (addr >= r->base && addr < rec_end(r))) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+cc_free_verdict cc_allocmap_remove(cc_allocmap *m, uint64_t base, uint64_t free_callsite,
+                                   cc_alloc_rec *out)
+{
+    size_t i = upper_bound(m, base);
+    if (i > 0 && m->live[i - 1].base == base) {
+        cc_alloc_rec r = m->live[i - 1];
+        r.free_callsite = free_callsite;
+        remove_at(m, i - 1);
+        push_freed(m, &r);
+        if (out != NULL) {
+            *out = r;
+        }
+        return CC_FREE_OK;
+    }
+    if (i > 0 && base < rec_end(&m->live[i - 1])) {
+        if (out != NULL) {
+            *out = m->live[i - 1];
+        }
+        return CC_FREE_INTERIOR;
+    }
+    const cc_alloc_rec *f = find_freed(m, base, 1);
+    if (f != NULL) {
+        if (out != NULL) {
+            *out = *f;
+        }
+        return CC_FREE_DOUBLE;
+    }
+    if (out != NULL) {
+        memset(out, 0, sizeof *out);
+    }
+    return CC_FREE_UNKNOWN;
+}
+
+const cc_alloc_rec *cc_allocmap_find(const cc_allocmap *m, uint64_t addr)
+{
+    size_t i = upper_bound(m, addr);
+    if (i > 0 && addr < rec_end(&m->live[i - 1])) {
+        return &m->live[i - 1];
+    }
+    return NULL;
+}
+
+const cc_alloc_rec *cc_allocmap_find_freed(const cc_allocmap *m, uint64_t addr)
+{
+    if (cc_allocmap_find(m, addr) != NULL) {
+        return NULL;
+    }
+    return find_freed(m, addr, 0);
+}
+
+const cc_alloc_rec *cc_allocmap_nearest(const cc_allocmap *m, uint64_t addr)
+{
+    if (m->nlive == 0) {
+        return NULL;
+    }
+    size_t i = upper_bound(m, addr);
+    const cc_alloc_rec *before = i > 0 ? &m->live[i - 1] : NULL;
+    const cc_alloc_rec *after = i < m->nlive ? &m->live[i] : NULL;
+    if (before != NULL && addr < rec_end(before)) {
+        return before;
+    }
+    if (before == NULL) {
+        return after;
+    }
+    if (after == NULL) {
+        return before;
+    }
+    uint64_t d_before = addr - (rec_end(before) - (before->size > 0 ? 1 : 0));
+    uint64_t d_after = after->base - addr;
+    return d_after < d_before ? after : before;
+}
+
+size_t cc_allocmap_live_count(const cc_allocmap *m)
+{
+    return m->nlive;
+}
+
+const cc_alloc_rec *cc_allocmap_live_at(const cc_allocmap *m, size_t i)
+{
+    return i < m->nlive ? &m->live[i] : NULL;
+}
+
+uint64_t cc_allocmap_live_bytes(const cc_allocmap *m)
+{
+    return m->live_bytes;
+}
+
+size_t cc_allocmap_drop_context(cc_allocmap *m, uint64_t context)
+{
+    size_t dropped = 0;
+    for (size_t i = 0; i < m->nlive;) {
+        if (m->live[i].context == context) {
+            push_freed(m, &m->live[i]);
+            remove_at(m, i);
+            dropped++;
+        } else {
+            i++;
+        }
+    }
+    return dropped;
+}
+
+static const char *kind_word(uint32_t kind)
+{
+    switch (kind) {
+    case CC_MEM_DEVICE: return "device";
+    case CC_MEM_DEVICE_ASYNC: return "stream-ordered";
+    case CC_MEM_MANAGED: return "managed";
+    case CC_MEM_HOST_PINNED: return "pinned host";
+    case CC_MEM_HOST_MAPPED: return "mapped host";
+    case CC_MEM_VIRTUAL_RESERVE: return "reserved virtual";
+    case CC_MEM_VIRTUAL_MAP: return "mapped virtual";
+    case CC_MEM_MODULE_GLOBAL: return "__device__ variable";
+    default: return "device";
+    }
+}
+
+cc_where_info cc_allocmap_where(const cc_allocmap *m, uint64_t addr, uint64_t size, char *out,
+                                size_t outlen)
+{
+    cc_where_info w = {CC_WHERE_NOWHERE, NULL, 0};
+    uint64_t last = size > 0 ? addr + size - 1 : addr;
+    if (last < addr) {
+        last = UINT64_MAX;
+    }
+    const cc_alloc_rec *in = cc_allocmap_find(m, addr);
+    if (in != NULL) {
+        w.alloc = in;
+        w.distance = addr - in->base;
+        if (last < rec_end(in)) {
+            w.where = CC_WHERE_INSIDE;
+            snprintf(out, outlen, "at offset %" PRIu64 " of a %" PRIu64 "-byte %s allocation at 0x%" PRIx64,
+                     w.distance, in->size, kind_word(in->mem_kind), in->base);
+        } else {
+            w.where = CC_WHERE_OVERRUN;
+            snprintf(out, outlen,
+                     "%" PRIu64 " bytes starting at offset %" PRIu64 " of a %" PRIu64
+                     "-byte %s allocation at 0x%" PRIx64 ", running %" PRIu64 " bytes past its end",
+                     size, w.distance, in->size, kind_word(in->mem_kind), in->base,
+                     last + 1 - rec_end(in));
+        }
+        return w;
+    }
+    const cc_alloc_rec *f = cc_allocmap_find_freed(m, addr);
+    if (f != NULL) {
+        w.where = CC_WHERE_FREED;
+        w.alloc = f;
+        w.distance = addr - f->base;
+        snprintf(out, outlen,
+                 "at offset %" PRIu64 " of a %" PRIu64 "-byte %s allocation at 0x%" PRIx64
+                 " that was already freed",
+                 w.distance, f->size, kind_word(f->mem_kind), f->base);
+        return w;
+    }
+    const cc_alloc_rec *n = cc_allocmap_nearest(m, addr);
+    if (n == NULL) {
+        snprintf(out, outlen, "not inside any allocation (none is live)");
+        return w;
+    }
+    w.alloc = n;
+    if (addr >= rec_end(n)) {
+        w.where = CC_WHERE_AFTER;
+        w.distance = addr - rec_end(n);
+        snprintf(out, outlen,
+                 "%" PRIu64 " bytes after the end of a %" PRIu64 "-byte %s allocation at 0x%" PRIx64,
+                 w.distance, n->size, kind_word(n->mem_kind), n->base);
+    } else {
+        w.where = CC_WHERE_BEFORE;
+        w.distance = n->base - addr;
+        snprintf(out, outlen,
+                 "%" PRIu64 " bytes before the start of a %" PRIu64 "-byte %s allocation at 0x%" PRIx64,
+                 w.distance, n->size, kind_word(n->mem_kind), n->base);
+    }
+    return w;
+}

@@ -1,0 +1,60 @@
+/* memcheck's internal state and the functions its files share. memcheck_tool.c owns the tool
+ * entry points and options, memcheck_host.c the API-level checks (frees, copies, memsets,
+ * leaks), memcheck_device.c the device-side violations (CC_EV_DEVICE_ACCESS_ERROR) turned into
+ * findings, memcheck_launches.c the recent launches (callsites) and the "what was checked"
+ * counters. The allocation map is core's (core/allocmap.h). */
+#ifndef CUCHECK_TOOLS_MEMCHECK_H
+#define CUCHECK_TOOLS_MEMCHECK_H
+
+#include <stdint.h>
+#include "cucheck/tool.h"
+#include "core/allocmap.h"
+
+#define MC_LAUNCH_RING 4096   /* launches remembered for their callsite */
+#define MC_KERNEL_TABLE 4096  /* distinct kernels counted for the note */
+
+typedef struct mc_launch {
+    uint64_t launch_id;       /* 0: empty slot */
+    uint64_t callsite;
+    uint64_t stream;
+} mc_launch;
+
+typedef struct mc_kernel {
+    uint64_t hash;            /* 0: empty slot */
+    uint32_t instrumented;    /* launches that ran with device checks */
+} mc_kernel;
+
+typedef struct mc_state {
+    cc_tool_host *host;
+    cc_allocmap *allocs;
+    int leak_check;           /* --leak-check full */
+    int adaptive;             /* --mode adaptive (default) */
+    mc_launch launches[MC_LAUNCH_RING];
+    mc_kernel kernels[MC_KERNEL_TABLE];
+    uint64_t nkernels, nkernels_checked, kernels_overflow;
+    uint64_t nlaunches, ninstrumented;
+    uint64_t device_errors;   /* device_access_error events */
+    uint64_t copies_checked, memsets_checked;
+    int exited;               /* leaks reported already */
+} mc_state;
+
+/* memcheck_host.c */
+void mc_on_alloc(mc_state *s, const cc_ev_alloc *a);
+void mc_on_free(mc_state *s, const cc_ev_free *f);
+void mc_on_memcpy(mc_state *s, const cc_ev_memcpy *m);
+void mc_on_memset(mc_state *s, const cc_ev_memset *m);
+void mc_on_api_error(mc_state *s, const cc_ev_api_error *e);
+void mc_on_context_destroy(mc_state *s, uint64_t context);
+void mc_report_leaks(mc_state *s, uint64_t context, int all);
+
+/* memcheck_device.c */
+void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e);
+
+/* memcheck_launches.c */
+void mc_on_launch(mc_state *s, const cc_ev_launch *l);
+const mc_launch *mc_find_launch(const mc_state *s, uint64_t launch_id);
+void mc_write_note(mc_state *s);
+/* The host stack of a callsite as frames (n = 0 if none). */
+void mc_stack(mc_state *s, uint64_t callsite, uint32_t *n, const cc_stack_frame **frames);
+
+#endif

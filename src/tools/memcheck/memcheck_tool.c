@@ -1,0 +1,75 @@
+/* The memcheck tool: invalid device memory accesses (reported by the agent's device patches as
+ * CC_EV_DEVICE_ACCESS_ERROR events and explained here against the allocation map), invalid and
+ * double frees, copies and memsets out of range, and leaks (--leak-check full). The agent's
+ * instrumentation manager (src/agent/instr_*.c) reads the same options to decide which launches
+ * run with device checks. Ends with a note of what was checked. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tools/memcheck/memcheck.h"
+#include "tools/memcheck/memcheck_options.h"
+
+static const char *host_option(void *ctx, const char *name)
+{
+    cc_tool_host *host = ctx;
+    return host->option(host, name);
+}
+
+static void *mc_init(cc_tool_host *host, char *err, size_t errlen)
+{
+    cc_memcheck_config cfg;
+    if (cc_memcheck_config_read(&cfg, host_option, host, err, errlen) != 0) {
+        return NULL;
+    }
+    mc_state *s = calloc(1, sizeof *s);
+    if (s == NULL || (s->allocs = cc_allocmap_new()) == NULL) {
+        free(s);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->host = host;
+    s->leak_check = cfg.leak_check;
+    s->adaptive = !cfg.full;
+    return s;
+}
+
+static void mc_on_event(void *state, const cc_event *ev)
+{
+    mc_state *s = state;
+    switch (ev->h.kind) {
+    case CC_EV_ALLOC: mc_on_alloc(s, &ev->u.alloc); break;
+    case CC_EV_FREE: mc_on_free(s, &ev->u.free); break;
+    case CC_EV_MEMCPY: mc_on_memcpy(s, &ev->u.memcpy); break;
+    case CC_EV_MEMSET: mc_on_memset(s, &ev->u.memset); break;
+    case CC_EV_LAUNCH: mc_on_launch(s, &ev->u.launch); break;
+    case CC_EV_API_ERROR: mc_on_api_error(s, &ev->u.api_error); break;
+    case CC_EV_CONTEXT_DESTROY: mc_on_context_destroy(s, ev->u.context.context); break;
+    case CC_EV_DEVICE_ACCESS_ERROR: mc_on_device_error(s, &ev->u.device_access_error); break;
+    case CC_EV_PROCESS_EXIT:
+        /* Leaks only on an orderly exit: a crash leaves everything allocated. */
+        if (ev->u.process_exit.reason == CC_EXIT_NORMAL) {
+            mc_report_leaks(s, 0, 1);
+        }
+        s->exited = 1;
+        break;
+    default: break;
+    }
+}
+
+static void mc_on_exit(void *state)
+{
+    mc_state *s = state;
+    mc_write_note(s);
+    cc_allocmap_free(s->allocs);
+    free(s);
+}
+
+const cc_tool cc_tool_memcheck = {
+    .name = "memcheck",
+    .summary = "check device memory accesses (out of bounds, misaligned, use after free), frees, "
+               "copies and memsets, and leaks",
+    .options = cc_memcheck_option_specs,
+    .init = mc_init,
+    .on_event = mc_on_event,
+    .on_exit = mc_on_exit,
+};

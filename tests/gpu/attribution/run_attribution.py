@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""GPU checks of `cucheck run`'s attribution of asynchronous errors (tests/gpu/attribution/).
+Builds the programs of expected.txt, runs each natively and under `cucheck --format json run`,
+and checks kind, kernel and location (findings.py) plus how exact the attribution is (the
+checks column: exact, candidates, graph, same-output). Also: `cucheck run` under another tools
+API client (compute-sanitizer) prints one clear line and the program still runs. Without a GPU:
+prints SKIPPED and exits 77.  usage: run_attribution.py --cucheck BIN [--build-dir DIR]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import expectations  # noqa: E402
+import findings  # noqa: E402
+from run_gpu_tests import build, find_tool, gencode_flags, gpu_present, program_cmd, run  # noqa: E402
+
+
+def roles(finding):
+    return [r.get("role") for r in finding.get("related", []) if isinstance(r, dict)]
+
+
+def related_kernels(finding, role):
+    out = []
+    for r in finding.get("related", []):
+        if isinstance(r, dict) and r.get("role") == role:
+            out.append(json.dumps(r))
+    return out
+
+
+def check_exactness(found, row):
+    """(ok, why) for the row's exactness check over the async-error findings."""
+    mode = next((c for c in row["checks"] if c in ("exact", "candidates", "graph")), None)
+    if mode is None:
+        return True, ""
+    errs = [f for f in found if f.get("kind") == "async-error"]
+    if not errs:
+        return False, "no async-error finding"
+    f = errs[0]
+    kernel = row["kernel"] or ""
+    if mode == "exact":
+        hits = related_kernels(f, "faulting launch")
+        ok = len(hits) == 1 and kernel in hits[0]
+        return ok, "exact: %s" % ("one faulting launch of " + kernel if ok else "roles %s" % roles(f))
+    if mode == "candidates":
+        hits = related_kernels(f, "candidate launch")
+        ok = len(hits) >= 2 and any(kernel in h for h in hits)
+        return ok, "candidates: %d listed%s" % (len(hits), ", the faulting one among them" if ok else "")
+    hits = related_kernels(f, "candidate node")
+    graph = related_kernels(f, "faulting launch")
+    ok = len(graph) == 1 and any(kernel in h for h in hits)
+    return ok, "graph launch exact, %d candidate node(s)" % len(hits)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cucheck", required=True)
+    ap.add_argument("--build-dir", default=os.path.join(HERE, "build"))
+    ap.add_argument("--python", default=os.environ.get("PYTHON", "python3"))
+    args = ap.parse_args()
+    if not gpu_present():
+        print("SKIPPED: no GPU")
+        return 77
+    nvcc = find_tool("nvcc", ["/usr/local/cuda/bin/nvcc"])
+    if not nvcc:
+        print("SKIPPED: nvcc not found")
+        return 77
+    rows = expectations.load(os.path.join(HERE, "expected.txt"), HERE)
+    bad = [m for m in (expectations.check_marker(r) for r in rows) if m]
+    bin_dir = os.path.join(args.build_dir, "bin")
+    sources = sorted({expectations.source_path(r) for r in rows if not expectations.is_python(r)})
+    errors = build(nvcc, sources, bin_dir, gencode_flags())
+    failures = list(bad)
+    print("| program | expected | native exit | result | details |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        name = row["example"]
+        if errors.get(os.path.splitext(name)[0]):
+            failures.append("%s: build failed: %s" % (name, errors[name][-300:]))
+            continue
+        cmd = program_cmd(row, bin_dir, args.python)
+        ncode, nout, _ = run(cmd)
+        report = os.path.join(args.build_dir, name + ".jsonl")
+        if os.path.exists(report):
+            os.remove(report)
+        code, out, err = run([args.cucheck, "--format", "json", "--output", report, "run", "--"] + cmd)
+        try:
+            with open(report, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            text = out + err
+        with open(report + ".log", "w", encoding="utf-8") as fh:
+            fh.write(out + err)
+        found = findings.extract(text)
+        ok, why = findings.match(found, row["kind"], row["kernel"], row["location"])
+        notes = [why]
+        ok2, why2 = check_exactness(found, row)
+        if why2:
+            notes.append(why2)
+        status = ok and ok2 and ncode == row["exit"] and code == ncode
+        if ncode != row["exit"]:
+            notes.append("native exit %d, expected %d" % (ncode, row["exit"]))
+        if code != ncode:
+            notes.append("exit %d under cucheck, %d natively" % (code, ncode))
+        if "same-output" in row["checks"] and out != nout:
+            status = False
+            notes.append("stdout differs under cucheck")
+        print("| %s | %s | %d | %s | %s |" % (name, row["kind"], ncode, "PASS" if status else "FAIL",
+                                            "; ".join(notes)))
+        if not status:
+            failures.append("%s: %s" % (name, "; ".join(notes)))
+    # Another tools-API client already present: one line, and the program still runs.
+    sanitizer = find_tool("compute-sanitizer", ["/usr/local/cuda/bin/compute-sanitizer"])
+    if sanitizer:
+        cmd = [os.path.join(bin_dir, "attr_clean")]
+        ncode, nout, _ = run(cmd)
+        code, out, err = run([sanitizer, "--tool", "memcheck", args.cucheck, "run", "--"] + cmd)
+        lines = [l for l in err.splitlines() if "cannot attach" in l]
+        ok = len(lines) == 1 and "sync: cudaSuccess" in out
+        print("| under compute-sanitizer | one message, program runs | %d | %s | %s |"
+              % (ncode, "PASS" if ok else "FAIL", lines[0] if lines else "no 'cannot attach' line"))
+        if not ok:
+            failures.append("under compute-sanitizer: %s" % (err.strip().splitlines()[-3:]))
+    for f in failures:
+        print("FAIL: %s" % f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

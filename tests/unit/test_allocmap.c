@@ -1,0 +1,107 @@
+/* Unit tests of the allocation map (core/allocmap.h): interval lookup, overlap retirement,
+ * free verdicts (ok, double, interior, unknown), nearest allocation and the "where it lies"
+ * sentences memcheck prints. */
+#include <string.h>
+#include "check.h"
+#include "core/allocmap.h"
+#include "cucheck/event.h"
+
+static cc_alloc_rec rec(uint64_t base, uint64_t size, uint64_t ctx)
+{
+    cc_alloc_rec r;
+    memset(&r, 0, sizeof r);
+    r.base = base;
+    r.size = size;
+    r.mem_kind = CC_MEM_DEVICE;
+    r.context = ctx;
+    return r;
+}
+
+int main(void)
+{
+    cc_allocmap *m = cc_allocmap_new();
+    CHECK(m != NULL);
+    cc_alloc_rec a = rec(0x1000, 4000, 1), b = rec(0x3000, 256, 1), c = rec(0x10000, 64, 2);
+    CHECK(cc_allocmap_add(m, &c) == 0);
+    CHECK(cc_allocmap_add(m, &a) == 0);
+    CHECK(cc_allocmap_add(m, &b) == 0);
+    CHECK_EQ_U64(cc_allocmap_live_count(m), 3);
+    CHECK_EQ_U64(cc_allocmap_live_bytes(m), 4000 + 256 + 64);
+    CHECK_EQ_U64(cc_allocmap_live_at(m, 0)->base, 0x1000); /* sorted */
+    CHECK_EQ_U64(cc_allocmap_live_at(m, 2)->base, 0x10000);
+
+    /* Interval lookup at the edges. */
+    CHECK(cc_allocmap_find(m, 0x1000) != NULL);
+    CHECK(cc_allocmap_find(m, 0x1000 + 3999) != NULL);
+    CHECK(cc_allocmap_find(m, 0x1000 + 4000) == NULL);
+    CHECK(cc_allocmap_find(m, 0xfff) == NULL);
+    CHECK_EQ_U64(cc_allocmap_find(m, 0x30ff)->base, 0x3000);
+
+    /* Where it lies. */
+    char s[256];
+    cc_where_info w = cc_allocmap_where(m, 0x1000 + 4000, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_AFTER);
+    CHECK_EQ_U64(w.distance, 0);
+    CHECK_STR(s, "0 bytes after the end of a 4000-byte device allocation at 0x1000");
+    w = cc_allocmap_where(m, 0x1000 + 4016, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_AFTER && w.distance == 16);
+    w = cc_allocmap_where(m, 0x2ff8, 4, s, sizeof s); /* closer to b's start than a's end */
+    CHECK(w.where == CC_WHERE_BEFORE && w.distance == 8 && w.alloc->base == 0x3000);
+    CHECK_STR(s, "8 bytes before the start of a 256-byte device allocation at 0x3000");
+    w = cc_allocmap_where(m, 0x1000 + 3998, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_OVERRUN && w.distance == 3998);
+    CHECK(strstr(s, "running 2 bytes past its end") != NULL);
+    w = cc_allocmap_where(m, 0x1010, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_INSIDE);
+    CHECK_STR(s, "at offset 16 of a 4000-byte device allocation at 0x1000");
+
+    /* Frees: ok, double, interior, unknown; use-after-free lookup. */
+    cc_alloc_rec out;
+    CHECK(cc_allocmap_remove(m, 0x3000, 7, &out) == CC_FREE_OK);
+    CHECK_EQ_U64(out.free_callsite, 7);
+    CHECK(cc_allocmap_remove(m, 0x3000, 8, &out) == CC_FREE_DOUBLE);
+    CHECK_EQ_U64(out.size, 256);
+    CHECK(cc_allocmap_remove(m, 0x1010, 0, &out) == CC_FREE_INTERIOR);
+    CHECK_EQ_U64(out.base, 0x1000);
+    CHECK(cc_allocmap_remove(m, 0x9999, 0, &out) == CC_FREE_UNKNOWN);
+    CHECK(cc_allocmap_find(m, 0x3010) == NULL);
+    CHECK(cc_allocmap_find_freed(m, 0x3010) != NULL);
+    w = cc_allocmap_where(m, 0x3010, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_FREED && w.distance == 16);
+    CHECK(strstr(s, "already freed") != NULL);
+
+    /* Re-allocating the freed range: no longer freed, and a free of it is fine again. */
+    cc_alloc_rec b2 = rec(0x3000, 128, 1);
+    CHECK(cc_allocmap_add(m, &b2) == 0);
+    CHECK(cc_allocmap_find_freed(m, 0x3010) == NULL);
+    CHECK(cc_allocmap_remove(m, 0x3000, 0, &out) == CC_FREE_OK);
+
+    /* An allocation over a live one (a missed free) retires the old one. */
+    cc_alloc_rec big = rec(0x800, 0x1000, 1);
+    CHECK(cc_allocmap_add(m, &big) == 1);
+    CHECK_EQ_U64(cc_allocmap_find(m, 0x1000)->base, 0x800);
+
+    /* Dropping a context. */
+    CHECK_EQ_U64(cc_allocmap_drop_context(m, 2), 1);
+    CHECK(cc_allocmap_find(m, 0x10000) == NULL);
+    CHECK_EQ_U64(cc_allocmap_live_count(m), 1);
+
+    /* Nothing live. */
+    CHECK(cc_allocmap_remove(m, 0x800, 0, &out) == CC_FREE_OK);
+    w = cc_allocmap_where(m, 0x5, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_NOWHERE && w.alloc == NULL);
+
+    /* Many allocations stay sorted and searchable. */
+    for (uint64_t i = 0; i < 1000; i++) {
+        cc_alloc_rec r = rec(0x100000 + ((i * 7919) % 1000) * 0x100, 0x80, 1);
+        cc_allocmap_add(m, &r);
+    }
+    CHECK_EQ_U64(cc_allocmap_live_count(m), 1000);
+    for (size_t i = 1; i < cc_allocmap_live_count(m); i++) {
+        CHECK(cc_allocmap_live_at(m, i - 1)->base < cc_allocmap_live_at(m, i)->base);
+    }
+    CHECK(cc_allocmap_find(m, 0x100000 + 500 * 0x100 + 0x7f) != NULL);
+    CHECK(cc_allocmap_find(m, 0x100000 + 500 * 0x100 + 0x80) == NULL);
+    cc_allocmap_free(m);
+    TEST_MAIN_END();
+}

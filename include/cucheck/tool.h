@@ -34,6 +34,12 @@ typedef struct cc_tool_host {
     void *impl;            /* the driver's own state */
 } cc_tool_host;
 
+/* cc_tool.flags */
+/* The tool needs every tensor of a PyTorch program to be its own CUDA allocation: the CLI runs
+ * the program with PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync unless the user chose an
+ * allocator configuration. */
+#define CC_TOOL_FLAG_TENSOR_BOUNDS 0x1u
+
 typedef struct cc_tool {
     const char *name;
     const char *summary;            /* one line for `cucheck --help` */
@@ -43,6 +49,7 @@ typedef struct cc_tool {
     void (*on_event)(void *state, const cc_event *ev);
     /* End of the event stream: report what is only known at the end, then free the state. */
     void (*on_exit)(void *state);
+    unsigned flags;                 /* CC_TOOL_FLAG_* */
 } cc_tool;
 
 /* The registry (src/tools/registry.c). */

@@ -1,12 +1,15 @@
 /* Host call stacks of launches and failed API calls, cheap enough for every launch: the raw
- * stack (native return addresses, or the Python frames' code objects and instruction offsets
- * when the launching thread runs Python) is hashed; a stack seen before is only a table lookup
- * (a per-thread "same as last time" check first, no allocation); a new one is defined for the
- * tools with a CC_EV_HOST_STACK event, whose id later events name as their callsite. Python
- * stacks are described at once (that needs the GIL the thread holds now); native stacks are kept
+ * stack (native return addresses, plus the Python frames' code objects and instruction offsets
+ * when the launching thread runs Python, read without the GIL by host_python.c) is hashed; a
+ * stack seen before is only a table lookup (a per-thread "same as last time" check first, no
+ * allocation); a new one is defined for the tools with a CC_EV_HOST_STACK event, whose id later
+ * events name as their callsite. A new stack's Python frames are described at once (their code
+ * objects are only known alive while the thread is still in the call); its native frames are kept
  * raw and symbolized later, off the launch path (reading DWARF can take milliseconds), by
- * cc_agent_stacks_flush: before a failed API call is reported and at process exit. Two raw stacks are taken as the same when their 64-bit hashes are; code objects of
- * cached Python stacks are kept alive so that their addresses cannot be reused. */
+ * cc_agent_stacks_flush: before a failed API call is reported and at process exit. Two raw stacks
+ * are taken as the same when their 64-bit hashes are. A defined stack lists the Python frames
+ * first (innermost first), then the native frames from the launch down to the interpreter, whose
+ * own frames the Python ones stand for. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -19,7 +22,7 @@
 #include "host_unwind.h"
 
 #define CC_NATIVE_MAX 48 /* return addresses captured (the agent's and CUDA's own included) */
-#define CC_PY_MAX 12     /* Python frames captured */
+#define CC_PY_MAX 16     /* Python frames captured */
 #define CC_SHOW_MAX 24   /* frames kept in a stack's definition */
 #define CC_FRAME_TEXT 320
 #define CC_STACKS_MAX (1u << 20) /* distinct stacks per process; later new ones get no stack */
@@ -36,11 +39,13 @@ static uint64_t cc_stacks_next_id = 1;
 static atomic_uint cc_stacks_generation = 1; /* bumped in a fork child: per-thread caches reset */
 static int cc_stacks_full_noted;
 
-/* Native stacks waiting for symbolization (guarded by cc_stacks_lock). */
+/* Stacks waiting for symbolization (guarded by cc_stacks_lock): the native return addresses,
+ * and the texts of the Python frames, described when the stack was captured. */
 typedef struct cc_raw_stack {
     struct cc_raw_stack *next;
     uint64_t id;
-    int npcs;
+    int npcs, npy;
+    char (*py)[CC_FRAME_TEXT]; /* npy texts, after pcs in the same block */
     uint64_t pcs[];
 } cc_raw_stack;
 static cc_raw_stack *cc_raw_head, **cc_raw_tail = &cc_raw_head;
@@ -108,42 +113,43 @@ static int cc_stacks_insert(uint64_t hash, uint64_t id)
     return 0;
 }
 
-/* Symbolizes a new stack and emits its definition (lock held; runs once per distinct stack). */
-static void cc_define_stack(uint64_t id, const uint64_t *pcs, int npcs, const cc_py_frame *py,
-                            int npy)
+/* Symbolizes a new stack and emits its definition (lock held; runs once per distinct stack):
+ * the Python frames first, then the native frames of the program (the agent's and CUDA's own
+ * above it dropped) down to the interpreter or main. */
+static void cc_define_stack(uint64_t id, const uint64_t *pcs, int npcs,
+                            const char (*py)[CC_FRAME_TEXT], int npy)
 {
     static char texts[CC_SHOW_MAX][CC_FRAME_TEXT]; /* guarded by cc_stacks_lock */
     cc_stack_frame frames[CC_SHOW_MAX];
     uint32_t n = 0;
-    if (npy > 0) {
-        for (int i = 0; i < npy && n < CC_SHOW_MAX; i++) {
-            cc_py_describe(&py[i], texts[n], CC_FRAME_TEXT);
-            frames[n].pc = 0;
-            frames[n].text = texts[n];
-            n++;
+    for (int i = 0; i < npy && n < CC_SHOW_MAX; i++) {
+        frames[n].pc = 0;
+        frames[n].text = py[i];
+        n++;
+    }
+    int user_seen = 0;
+    for (int i = 0; i < npcs && n < CC_SHOW_MAX; i++) {
+        if (npy > 0 && cc_py_pc_in_interpreter(pcs[i])) {
+            break; /* the interpreter: the Python frames above stand for it */
         }
-    } else {
-        int user_seen = 0;
+        int internal = cc_host_symbolize(pcs[i], texts[n], CC_FRAME_TEXT);
+        if (internal && !user_seen) {
+            continue; /* the agent, the Sanitizer, the driver and runtime above the program */
+        }
+        user_seen = 1;
+        frames[n].pc = pcs[i];
+        frames[n].text = texts[n];
+        n++;
+        if (strncmp(texts[n - 1], "main+", 5) == 0) {
+            break; /* what lies below main is the C library's start-up */
+        }
+    }
+    if (n == 0) { /* only CUDA's own frames: show them rather than nothing */
         for (int i = 0; i < npcs && n < CC_SHOW_MAX; i++) {
-            int internal = cc_host_symbolize(pcs[i], texts[n], CC_FRAME_TEXT);
-            if (internal && !user_seen) {
-                continue; /* the agent, the Sanitizer, the driver and runtime above the program */
-            }
-            user_seen = 1;
+            cc_host_symbolize(pcs[i], texts[n], CC_FRAME_TEXT);
             frames[n].pc = pcs[i];
             frames[n].text = texts[n];
             n++;
-            if (strncmp(texts[n - 1], "main+", 5) == 0) {
-                break; /* what lies below main is the C library's start-up */
-            }
-        }
-        if (n == 0) { /* only CUDA's own frames: show them rather than nothing */
-            for (int i = 0; i < npcs && n < CC_SHOW_MAX; i++) {
-                cc_host_symbolize(pcs[i], texts[n], CC_FRAME_TEXT);
-                frames[n].pc = pcs[i];
-                frames[n].text = texts[n];
-                n++;
-            }
         }
     }
     cc_event ev;
@@ -154,6 +160,30 @@ static void cc_define_stack(uint64_t id, const uint64_t *pcs, int npcs, const cc
     cc_agent_emit(&ev);
 }
 
+/* Keeps a new stack for cc_agent_stacks_flush (lock held): its return addresses and the texts
+ * of its Python frames, described now while their code objects are surely alive. */
+static void cc_keep_raw_stack(uint64_t id, const uint64_t *pcs, int npcs, const cc_py_frame *py,
+                              int npy)
+{
+    size_t size = sizeof(cc_raw_stack) + (size_t)npcs * sizeof pcs[0] +
+                  (size_t)npy * CC_FRAME_TEXT;
+    cc_raw_stack *r = malloc(size);
+    if (r == NULL) { /* once per distinct stack */
+        return;
+    }
+    r->next = NULL;
+    r->id = id;
+    r->npcs = npcs;
+    r->npy = npy;
+    memcpy(r->pcs, pcs, (size_t)npcs * sizeof pcs[0]);
+    r->py = (char (*)[CC_FRAME_TEXT])(void *)(r->pcs + npcs);
+    for (int i = 0; i < npy; i++) {
+        cc_py_describe(&py[i], r->py[i], CC_FRAME_TEXT);
+    }
+    *cc_raw_tail = r;
+    cc_raw_tail = &r->next;
+}
+
 uint64_t cc_agent_callsite(void)
 {
     if (!(cc_agent_g.track & CC_TRACK_STACKS)) {
@@ -161,20 +191,18 @@ uint64_t cc_agent_callsite(void)
     }
     uint64_t pcs[CC_NATIVE_MAX];
     cc_py_frame py[CC_PY_MAX];
-    int npcs = 0, npy = 0;
     uint64_t hash = 0x5EED;
-    if (cc_py_thread_has_gil()) {
-        npy = cc_py_capture(py, CC_PY_MAX);
-        for (int i = 0; i < npy; i++) {
-            hash = cc_mix(hash, (uint64_t)(uintptr_t)py[i].code);
-            hash = cc_mix(hash, (uint64_t)(uint32_t)py[i].lasti);
-        }
+    /* The Python frames of this thread, GIL held or not (tens of nanoseconds; none in a
+     * program without CPython). */
+    int npy = cc_py_capture(py, CC_PY_MAX);
+    for (int i = 0; i < npy; i++) {
+        hash = cc_mix(hash, (uint64_t)(uintptr_t)py[i].code);
+        hash = cc_mix(hash, (uint64_t)(uint32_t)py[i].offset);
+        hash = cc_mix(hash, py[i].ident);
     }
-    if (npy == 0) { /* a native launch site (or a Python thread without the GIL) */
-        npcs = cc_host_unwind(pcs, CC_NATIVE_MAX);
-        for (int i = 0; i < npcs; i++) {
-            hash = cc_mix(hash, pcs[i]);
-        }
+    int npcs = cc_host_unwind(pcs, CC_NATIVE_MAX);
+    for (int i = 0; i < npcs; i++) {
+        hash = cc_mix(hash, pcs[i]);
     }
     if (hash == 0) {
         hash = 1;
@@ -189,22 +217,7 @@ uint64_t cc_agent_callsite(void)
         if (id == 0 && cc_stacks_count < CC_STACKS_MAX) {
             id = cc_stacks_next_id++;
             if (cc_stacks_insert(hash, id) == 0) {
-                for (int i = 0; i < npy; i++) {
-                    cc_py_keep(py[i].code);
-                }
-                if (npy > 0) {
-                    cc_define_stack(id, pcs, npcs, py, npy);
-                } else {
-                    cc_raw_stack *r = malloc(sizeof *r + (size_t)npcs * sizeof r->pcs[0]);
-                    if (r != NULL) { /* once per distinct stack */
-                        r->next = NULL;
-                        r->id = id;
-                        r->npcs = npcs;
-                        memcpy(r->pcs, pcs, (size_t)npcs * sizeof pcs[0]);
-                        *cc_raw_tail = r;
-                        cc_raw_tail = &r->next;
-                    }
-                }
+                cc_keep_raw_stack(id, pcs, npcs, py, npy);
             } else {
                 id = 0;
             }
@@ -218,9 +231,6 @@ uint64_t cc_agent_callsite(void)
         cc_last_hash = hash;
         cc_last_id = id;
     }
-    if (npy > 0) {
-        cc_py_release(py, npy);
-    }
     return id;
 }
 
@@ -232,7 +242,7 @@ void cc_agent_stacks_flush(void)
     cc_raw_tail = &cc_raw_head;
     while (r != NULL) {
         cc_raw_stack *next = r->next;
-        cc_define_stack(r->id, r->pcs, r->npcs, NULL, 0);
+        cc_define_stack(r->id, r->pcs, r->npcs, (const char (*)[CC_FRAME_TEXT])r->py, r->npy);
         free(r);
         r = next;
     }

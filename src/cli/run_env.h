@@ -16,6 +16,7 @@ typedef struct cc_run_env {
     uint64_t print_limit;
     int print_limit_set;
     int agent_quiet;            /* the agent prints nothing live */
+    int tensor_bounds;          /* set PyTorch's allocator to cudaMallocAsync (see tool.h) */
 } cc_run_env;
 
 /* Set (and, for options not given, unset) the variables in this process's environment, which

@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Made by the CUDA runtime/driver for itself (e.g. while creating a context): never a leak. */
+#define CC_ALLOC_FLAG_INTERNAL 0x1u
+
 typedef struct cc_alloc_rec {
     uint64_t base;
     uint64_t size;          /* bytes; 0-byte allocations occupy no address */
@@ -18,6 +21,7 @@ typedef struct cc_alloc_rec {
     uint64_t callsite;      /* host stack id of the allocation, 0 if none */
     uint64_t free_callsite; /* freed records: host stack id of the free */
     uint64_t seq;           /* allocation order, from 1 (set by the map) */
+    uint32_t flags;         /* CC_ALLOC_FLAG_* */
 } cc_alloc_rec;
 
 typedef struct cc_allocmap cc_allocmap;

@@ -89,6 +89,25 @@ int main(void)
     CHECK_EQ_U64(errors, 0);
     free(t);
 
+    /* The runtime's own allocation made before its context is announced is no leak; two
+     * leaks from different allocation sites stay two findings. */
+    const char *ctx_scn =
+        "host_stack id=a1 frame=\"main (two.cu:5)\"\n"
+        "host_stack id=a2 frame=\"main (two.cu:6)\"\n"
+        "alloc context=c1 mem_kind=device address=rt size=512\n"
+        "context_create context=c1 device=0\n"
+        "alloc context=c1 mem_kind=device address=x size=256 callsite=a1\n"
+        "alloc context=c1 mem_kind=device address=y size=4000 callsite=a2\n"
+        "process_exit reason=normal code=0\n";
+    t = replay(ctx_scn, "leak-check=full\n", &errors);
+    CHECK(t != NULL);
+    if (t != NULL) {
+        CHECK(strstr(t, "Leaked 512") == NULL);
+        CHECK(strstr(t, "Leaked 256") != NULL && strstr(t, "Leaked 4000") != NULL);
+        CHECK_EQ_U64(errors, 2);
+        free(t);
+    }
+
     /* A crash does not make everything a leak. */
     const char *crash = "alloc mem_kind=device address=a size=4000\n"
                         "process_exit reason=signal code=11\n";

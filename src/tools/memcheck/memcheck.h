@@ -36,6 +36,8 @@ typedef struct mc_state {
     uint64_t device_errors;   /* device_access_error events */
     uint64_t copies_checked, memsets_checked;
     int exited;               /* leaks reported already */
+    uint64_t contexts[64];    /* contexts announced by CONTEXT_CREATE */
+    size_t ncontexts;
 } mc_state;
 
 /* memcheck_host.c */
@@ -44,6 +46,7 @@ void mc_on_free(mc_state *s, const cc_ev_free *f);
 void mc_on_memcpy(mc_state *s, const cc_ev_memcpy *m);
 void mc_on_memset(mc_state *s, const cc_ev_memset *m);
 void mc_on_api_error(mc_state *s, const cc_ev_api_error *e);
+void mc_on_context_create(mc_state *s, uint64_t context);
 void mc_on_context_destroy(mc_state *s, uint64_t context);
 void mc_report_leaks(mc_state *s, uint64_t context, int all);
 

@@ -10,6 +10,10 @@ static void report_host(mc_state *s, const char *kind, uint32_t severity, const 
                         uint64_t callsite, const cc_alloc_rec *alloc, const char *alloc_role,
                         uint64_t address, uint64_t size, uint32_t access)
 {
+    /* A leak has no call of its own: its allocation's stack is where it is. */
+    if (callsite == 0 && alloc != NULL && strcmp(kind, "leak") == 0) {
+        callsite = alloc->callsite;
+    }
     cc_finding f;
     memset(&f, 0, sizeof f);
     f.tool = "memcheck";
@@ -57,6 +61,17 @@ void mc_on_alloc(mc_state *s, const cc_ev_alloc *a)
     r.context = a->context;
     r.stream = a->stream;
     r.callsite = a->callsite;
+    /* Allocations of a context that was not announced yet are the runtime's own (made while
+     * it creates the context), not the program's. */
+    if (a->context != 0) {
+        int known = 0;
+        for (size_t i = 0; i < s->ncontexts; i++) {
+            known |= s->contexts[i] == a->context;
+        }
+        if (!known && s->ncontexts < sizeof s->contexts / sizeof s->contexts[0]) {
+            r.flags |= CC_ALLOC_FLAG_INTERNAL;
+        }
+    }
     cc_allocmap_add(s->allocs, &r);
 }
 
@@ -193,6 +208,17 @@ void mc_on_api_error(mc_state *s, const cc_ev_api_error *e)
             return;
         }
     }
+    /* A copy or memset the driver refused: typically a range that leaves its allocation. */
+    int copy = strncmp(e->function, "cudaMemcpy", 10) == 0 || strncmp(e->function, "cuMemcpy", 8) == 0;
+    int set = strncmp(e->function, "cudaMemset", 10) == 0 || strncmp(e->function, "cuMemset", 8) == 0;
+    if (copy || set) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s failed with %s (%d): a range outside its allocation or "
+                 "another invalid argument", e->function,
+                 e->error_name != NULL && e->error_name[0] ? e->error_name : "an error", e->code);
+        report_host(s, copy ? "invalid-copy" : "invalid-memset", CC_SEV_ERROR, msg, e->callsite,
+                    NULL, NULL, 0, 0, CC_ACCESS_NONE);
+    }
 }
 
 static int leak_kind(uint32_t kind)
@@ -208,7 +234,8 @@ void mc_report_leaks(mc_state *s, uint64_t context, int all)
     uint64_t bytes = 0, n = 0;
     for (size_t i = 0; i < cc_allocmap_live_count(s->allocs); i++) {
         const cc_alloc_rec *r = cc_allocmap_live_at(s->allocs, i);
-        if (!leak_kind(r->mem_kind) || (!all && r->context != context)) {
+        if (!leak_kind(r->mem_kind) || (r->flags & CC_ALLOC_FLAG_INTERNAL) ||
+            (!all && r->context != context)) {
             continue;
         }
         char msg[256];
@@ -225,6 +252,13 @@ void mc_report_leaks(mc_state *s, uint64_t context, int all)
         snprintf(note, sizeof note, "memcheck leak summary: %" PRIu64 " bytes leaked in %" PRIu64
                  " allocation(s)", bytes, n);
         s->host->note(s->host, note);
+    }
+}
+
+void mc_on_context_create(mc_state *s, uint64_t context)
+{
+    if (s->ncontexts < sizeof s->contexts / sizeof s->contexts[0]) {
+        s->contexts[s->ncontexts++] = context;
     }
 }
 

@@ -43,6 +43,7 @@ static void mc_on_event(void *state, const cc_event *ev)
     case CC_EV_MEMSET: mc_on_memset(s, &ev->u.memset); break;
     case CC_EV_LAUNCH: mc_on_launch(s, &ev->u.launch); break;
     case CC_EV_API_ERROR: mc_on_api_error(s, &ev->u.api_error); break;
+    case CC_EV_CONTEXT_CREATE: mc_on_context_create(s, ev->u.context.context); break;
     case CC_EV_CONTEXT_DESTROY: mc_on_context_destroy(s, ev->u.context.context); break;
     case CC_EV_DEVICE_ACCESS_ERROR: mc_on_device_error(s, &ev->u.device_access_error); break;
     case CC_EV_PROCESS_EXIT:
@@ -66,6 +67,7 @@ static void mc_on_exit(void *state)
 
 const cc_tool cc_tool_memcheck = {
     .name = "memcheck",
+    .flags = CC_TOOL_FLAG_TENSOR_BOUNDS,
     .summary = "check device memory accesses (out of bounds, misaligned, use after free), frees, "
                "copies and memsets, and leaks",
     .options = cc_memcheck_option_specs,

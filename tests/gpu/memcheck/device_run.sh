@@ -27,5 +27,5 @@ done
 tar czf "$OUT/reports.tgz" /tmp/mc-gpu/*.json /tmp/mc-rec/*.scn /tmp/mc-rec/*.out 2>/dev/null
 python3 tests/gpu/memcheck/bench_config.py /tmp/mc-bench.json "$@"
 timeout "$secs" python3 bench/run_bench.py --config /tmp/mc-bench.json --cucheck "$B/cucheck" \
-  --reps 1 --build-dir /tmp/mc-benchbuild --out "$OUT/bench.md" > "$OUT/bench_log.txt" 2>&1
+  --reps "${BENCH_REPS:-1}" --build-dir /tmp/mc-benchbuild --out "$OUT/bench.md" > "$OUT/bench_log.txt" 2>&1
 echo "bench exit $?"; cat "$OUT/bench.md" 2>/dev/null

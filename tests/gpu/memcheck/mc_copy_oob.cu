@@ -1,7 +1,7 @@
 /* memcheck test (buggy): a host-to-device copy of 1024 floats into a stream-ordered buffer of
- * 1000 floats. The buffer is carved out of the stream's memory pool, so the driver accepts the
- * copy and it overwrites the neighbouring buffer. Expected: copy-out-of-range, 96 bytes past the
- * end of a 4000-byte allocation. */
+ * 1000 floats. Expected: copy-out-of-range (96 bytes past the end of a 4000-byte allocation)
+ * where the driver lets such a copy through, invalid-copy where it refuses it
+ * (cudaErrorInvalidValue, seen with CUDA 13 on an H200: the program then exits 1). */
 #include "mc_common.h"
 
 int main(void)

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The lead's batched GPU run for the agent-based tools: one build (tests/gpu/attribution/
+# device_session.sh), then attribution and overhead (W1-4), memcheck programs and PyTorch checks
+# (W1-5), profile accuracy and overhead (W1-7), and the examples runner. Everything lands in
+# $OUT/batch.tar.gz with the summary in $OUT/summary.txt.
+# Usage: bash tests/gpu/lead_batch.sh [PART...]   parts: agent memcheck torchmc profile examples
+set -u
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+out="${OUT:-/tmp/cucheck-batch}"
+parts="${*:-agent memcheck torchmc profile examples}"
+has() { case " $parts " in *" $1 "*) return 0;; esac; return 1; }
+work="$out/batch"; mkdir -p "$work"
+sum="$out/summary.txt"; : >"$sum"
+log() { echo "$*" | tee -a "$sum"; }
+steps="build stacks"; has agent && steps="$steps attr table"
+OUT="$work/w14" bash "$root/tests/gpu/attribution/device_session.sh" "$steps" >/dev/null 2>&1
+cat "$work/w14/summary.txt" >>"$sum" 2>/dev/null
+for f in attribution.md bench_cuda.md bench_torch.md; do
+    [ -f "$work/w14/$f" ] && { echo "== $f"; cat "$work/w14/$f"; } >>"$sum"
+done
+[ -d /tmp/dwroot ] && export LD_LIBRARY_PATH=/tmp/dwroot/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+cc="$root/build-w14/cucheck"
+if has memcheck; then
+    timeout 200 python3 "$root/tests/gpu/memcheck/run_memcheck_gpu.py" --cucheck "$cc" \
+        --build-dir /tmp/mc-gpu >"$work/memcheck.md" 2>&1
+    log "memcheck tests: exit $?"; tail -45 "$work/memcheck.md" >>"$sum"
+fi
+if has torchmc; then
+    t="$root/tests/gpu/memcheck"
+    timeout 120 "$cc" --format json memcheck -- python3 "$t/torch_overrun.py" >"$work/torch_overrun.json" 2>"$work/torch_overrun.err"
+    log "torch overrun: exit $? findings: $(grep -c '"type":"finding"' "$work/torch_overrun.json") kinds: $(grep -o '"kind":"[a-z-]*"' "$work/torch_overrun.json" | sort | uniq -c | tr '\n' ' ')"
+    grep '"type":"finding"' "$work/torch_overrun.json" | head -2 | cut -c1-900 >>"$sum"
+    timeout 120 env FIXED=1 "$cc" --format json memcheck -- python3 "$t/torch_overrun.py" >"$work/torch_fixed.json" 2>&1
+    log "torch overrun FIXED=1: exit $? findings: $(grep -c '"type":"finding"' "$work/torch_fixed.json")"
+    for mode in native adaptive full; do
+        case $mode in
+            native) cmd=(python3 "$t/torch_train_clean.py" 30);;
+            adaptive) cmd=("$cc" --format json memcheck -- python3 "$t/torch_train_clean.py" 30);;
+            full) cmd=("$cc" --format json memcheck --mode full -- python3 "$t/torch_train_clean.py" 5);;
+        esac
+        timeout 240 "${cmd[@]}" >"$work/train_$mode.out" 2>"$work/train_$mode.err"
+        log "clean train step ($mode): exit $? $(grep BENCH_TIME_MS "$work/train_$mode.out") findings: $(grep -c '"type":"finding"' "$work/train_$mode.out") note: $(grep -o '"text":"[^"]*checked[^"]*"' "$work/train_$mode.out" | head -1)"
+    done
+fi
+if has profile; then
+    BENCH=1 OUT="$work" timeout 300 bash "$root/tests/gpu/profile/run.sh" "$cc" /tmp/prof >"$work/profile.log" 2>&1
+    log "profile: exit $?"; tail -40 "$work/profile.log" >>"$sum"
+    [ -f "$work/profile_overhead.md" ] && cat "$work/profile_overhead.md" >>"$sum"
+fi
+if has examples; then
+    timeout 240 python3 "$root/tests/gpu/run_gpu_tests.py" --cucheck "$cc" >"$work/examples.md" 2>&1
+    log "examples: exit $?"; tail -30 "$work/examples.md" >>"$sum"
+fi
+tar -czf "$out/batch.tar.gz" -C "$out" batch 2>/dev/null && rm -rf "$work"
+cat "$sum"

@@ -23,6 +23,10 @@
 
 #define CC_NATIVE_MAX 48 /* return addresses captured (the agent's and CUDA's own included) */
 #define CC_PY_MAX 16     /* Python frames captured */
+/* Return addresses captured when the thread runs Python code: unwinding the deep native stacks
+ * of PyTorch through DWARF call-frame information costs tens of microseconds per launch, and
+ * the Python frames are what the user reads; a few native frames still name the CUDA caller. */
+#define CC_NATIVE_PY_MAX 10
 #define CC_SHOW_MAX 24   /* frames kept in a stack's definition */
 #define CC_FRAME_TEXT 320
 #define CC_STACKS_MAX (1u << 20) /* distinct stacks per process; later new ones get no stack */
@@ -200,7 +204,7 @@ uint64_t cc_agent_callsite(void)
         hash = cc_mix(hash, (uint64_t)(uint32_t)py[i].offset);
         hash = cc_mix(hash, py[i].ident);
     }
-    int npcs = cc_host_unwind(pcs, CC_NATIVE_MAX);
+    int npcs = cc_host_unwind(pcs, npy > 0 ? CC_NATIVE_PY_MAX : CC_NATIVE_MAX);
     for (int i = 0; i < npcs; i++) {
         hash = cc_mix(hash, pcs[i]);
     }

@@ -3,7 +3,9 @@
 # device_session.sh), then attribution and overhead (W1-4), memcheck programs and PyTorch checks
 # (W1-5), profile accuracy and overhead (W1-7), and the examples runner. Everything lands in
 # $OUT/batch.tar.gz with the summary in $OUT/summary.txt.
-# Usage: bash tests/gpu/lead_batch.sh [PART...]   parts: agent memcheck torchmc profile examples
+# Usage: bash tests/gpu/lead_batch.sh [PART...]
+#   parts: agent (attribution + CUDA and PyTorch tables), agentlite (attribution + PyTorch table),
+#          memcheck, torchmc (MC_FULL=1 adds full mode), profile, examples
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/cucheck-batch}"
@@ -12,12 +14,18 @@ has() { case " $parts " in *" $1 "*) return 0;; esac; return 1; }
 work="$out/batch"; mkdir -p "$work"
 sum="$out/summary.txt"; : >"$sum"
 log() { echo "$*" | tee -a "$sum"; }
-steps="build stacks"; has agent && steps="$steps attr table"
+steps="build stacks"; has agent && steps="$steps attr table"; has agentlite && steps="$steps attr"
 OUT="$work/w14" bash "$root/tests/gpu/attribution/device_session.sh" "$steps" >/dev/null 2>&1
 cat "$work/w14/summary.txt" >>"$sum" 2>/dev/null
 for f in attribution.md bench_cuda.md bench_torch.md; do
     [ -f "$work/w14/$f" ] && { echo "== $f"; cat "$work/w14/$f"; } >>"$sum"
 done
+if has agentlite; then # the PyTorch step only: native, agent with tracking off, run, CUDA_LAUNCH_BLOCKING
+    timeout 200 python3 "$root/bench/run_bench.py" --cucheck "$root/build-w14/cucheck" --reps 1 \
+        --modes "cucheck run --track off,cucheck run,launch-blocking" --only transformer_step \
+        --build-dir /tmp/bench --out "$work/bench_torch.md" >/dev/null 2>&1
+    log "bench torch: exit $?"; cat "$work/bench_torch.md" >>"$sum" 2>/dev/null
+fi
 [ -d /tmp/dwroot ] && export LD_LIBRARY_PATH=/tmp/dwroot/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cc="$root/build-w14/cucheck"
 if has memcheck; then
@@ -32,7 +40,7 @@ if has torchmc; then
     grep '"type":"finding"' "$work/torch_overrun.json" | head -2 | cut -c1-900 >>"$sum"
     timeout 120 env FIXED=1 "$cc" --format json memcheck -- python3 "$t/torch_overrun.py" >"$work/torch_fixed.json" 2>&1
     log "torch overrun FIXED=1: exit $? findings: $(grep -c '"type":"finding"' "$work/torch_fixed.json")"
-    for mode in native adaptive full; do
+    for mode in native adaptive ${MC_FULL:+full}; do
         case $mode in
             native) cmd=(python3 "$t/torch_train_clean.py" 30);;
             adaptive) cmd=("$cc" --format json memcheck -- python3 "$t/torch_train_clean.py" 30);;

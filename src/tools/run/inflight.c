@@ -238,17 +238,28 @@ static void hold_sync(cc_inflight *t, uint32_t tid, uint64_t stream, const cc_ev
     *slot = fresh;
 }
 
-static int is_sync_kind(uint32_t kind) {
-    return kind == CC_EV_STREAM_SYNC || kind == CC_EV_CONTEXT_SYNC || kind == CC_EV_EVENT_SYNC ||
-           kind == CC_EV_DEVICE_SYNC;
-}
-
 /* Resolve the tentative orderings of the event's thread: applied if the event shows the calls
  * returned (anything but an API error), dropped on an API error. One call may report several
  * synchronizations (a copy that synchronizes its stream, an event synchronize that also reports
  * the stream): a further sync event keeps them held. */
+/* Events that show the thread made a new CUDA call, hence that its earlier call returned. Other
+ * events of the same call (the definition of its host stack, a synchronize report, a kernel
+ * function loaded on the way) say nothing about how the call ended. */
+static int starts_new_call(uint32_t kind) {
+    switch (kind) {
+    case CC_EV_LAUNCH: case CC_EV_MEMCPY: case CC_EV_MEMSET: case CC_EV_ALLOC: case CC_EV_FREE:
+    case CC_EV_STREAM_CREATE: case CC_EV_STREAM_DESTROY: case CC_EV_EVENT_CREATE:
+    case CC_EV_EVENT_DESTROY: case CC_EV_EVENT_RECORD: case CC_EV_EVENT_WAIT:
+    case CC_EV_EVENT_QUERY: case CC_EV_STREAM_QUERY: case CC_EV_GRAPH_LAUNCH:
+    case CC_EV_HOST_FUNC: case CC_EV_PROCESS_EXIT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void resolve_tentative(cc_inflight *t, const cc_event *ev) {
-    if (is_sync_kind(ev->h.kind)) return;
+    if (ev->h.kind != CC_EV_API_ERROR && !starts_new_call(ev->h.kind)) return;
     for (size_t i = 0; i < TENTATIVE_MAX; i++) {
         tentative_sync *ts = &t->tentative[i];
         if (!ts->active || ts->tid != ev->h.tid) continue;

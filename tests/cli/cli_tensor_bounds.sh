@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Tools that need tensor bounds (memcheck, streamcheck) run PyTorch programs with the
-# cudaMallocAsync allocator backend unless the user configured the allocator; `run` does not.
+# Tools that need tensor bounds (memcheck) run PyTorch programs with the cudaMallocAsync
+# allocator backend unless the user configured the allocator; `run` and `streamcheck` do not
+# (streamcheck keys its state by allocation and learns stream-ordered allocations on the GPU
+# path later).
 # Args: CUCHECK_BIN SOURCE_DIR BINARY_DIR
 set -u
 cucheck="$1"; build="$3"
@@ -14,7 +16,7 @@ check() { # expected command...
 }
 show='echo "conf=${PYTORCH_CUDA_ALLOC_CONF:-unset}"'
 check "conf=backend:cudaMallocAsync" "$cucheck" --quiet memcheck -- sh -c "$show"
-check "conf=backend:cudaMallocAsync" "$cucheck" --quiet streamcheck -- sh -c "$show"
+check "conf=unset" "$cucheck" --quiet streamcheck -- sh -c "$show"
 check "conf=unset" "$cucheck" --quiet run -- sh -c "$show"
 got="$(PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$cucheck" --quiet memcheck -- sh -c "$show" 2>/tmp/cc-tb-err.$$ | tail -1)"
 [ "$got" = "conf=expandable_segments:True" ] || { echo "FAIL: user configuration not kept: $got"; fail=1; }

@@ -120,7 +120,6 @@ static void sc_on_exit(void *state)
 
 const cc_tool cc_tool_streamcheck = {
     .name = "streamcheck",
-    .flags = CC_TOOL_FLAG_TENSOR_BOUNDS,
     .summary = "find accesses by streams, graphs and host threads that CUDA does not order "
                "(stream races, stream-ordered allocation misuse), with the fix",
     .options = sc_options,

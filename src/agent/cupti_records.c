@@ -117,25 +117,32 @@ static void on_kernel(const CUpti_ActivityKernel10 *k)
     cc_cupti_emit(&ev);
 }
 
+/* The fields every copy-like record (memcpy, peer copy, memset) shares; a macro because the
+ * CUPTI record structs differ in type but not in these names. */
+#define CC_FILL_COPY_COMMON(o, m)                   \
+    do {                                            \
+        (o)->start = ts((m)->start);                \
+        (o)->end = ts((m)->end);                    \
+        (o)->device = (int32_t)(m)->deviceId;       \
+        (o)->bytes = (m)->bytes;                    \
+        (o)->context = (m)->contextId;              \
+        (o)->stream = (m)->streamId;                \
+        (o)->correlation = (m)->correlationId;      \
+        (o)->graph = (m)->graphId;                  \
+        (o)->graph_node = (m)->graphNodeId;         \
+    } while (0)
+
 static void on_memcpy(const CUpti_ActivityMemcpy6 *m)
 {
     cc_event ev;
     cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
     cc_ev_copy_activity *o = &ev.u.copy_activity;
-    o->start = ts(m->start);
-    o->end = ts(m->end);
-    o->device = (int32_t)m->deviceId;
+    CC_FILL_COPY_COMMON(o, m);
     o->op = CC_COPY_OP_MEMCPY;
     o->direction = copy_dir(m->copyKind);
     o->src_kind = mem_kind(m->srcKind);
     o->dst_kind = mem_kind(m->dstKind);
-    o->bytes = m->bytes;
-    o->context = m->contextId;
-    o->stream = m->streamId;
-    o->correlation = m->correlationId;
-    o->graph = m->graphId;
-    o->graph_node = m->graphNodeId;
     cc_cupti_emit(&ev);
 }
 
@@ -145,19 +152,11 @@ static void on_peer_copy(const CUpti_ActivityMemcpyPtoP4 *m)
     cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
     cc_ev_copy_activity *o = &ev.u.copy_activity;
-    o->start = ts(m->start);
-    o->end = ts(m->end);
-    o->device = (int32_t)m->deviceId;
+    CC_FILL_COPY_COMMON(o, m);
     o->op = CC_COPY_OP_MEMCPY;
     o->direction = CC_COPY_PEER;
     o->src_kind = mem_kind(m->srcKind);
     o->dst_kind = mem_kind(m->dstKind);
-    o->bytes = m->bytes;
-    o->context = m->contextId;
-    o->stream = m->streamId;
-    o->correlation = m->correlationId;
-    o->graph = m->graphId;
-    o->graph_node = m->graphNodeId;
     cc_cupti_emit(&ev);
 }
 
@@ -167,18 +166,10 @@ static void on_memset(const CUpti_ActivityMemset4 *m)
     cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
     cc_ev_copy_activity *o = &ev.u.copy_activity;
-    o->start = ts(m->start);
-    o->end = ts(m->end);
-    o->device = (int32_t)m->deviceId;
+    CC_FILL_COPY_COMMON(o, m);
     o->op = CC_COPY_OP_MEMSET;
     o->dst_kind = mem_kind(m->memoryKind);
     o->value = m->value;
-    o->bytes = m->bytes;
-    o->context = m->contextId;
-    o->stream = m->streamId;
-    o->correlation = m->correlationId;
-    o->graph = m->graphId;
-    o->graph_node = m->graphNodeId;
     cc_cupti_emit(&ev);
 }
 

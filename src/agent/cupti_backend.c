@@ -3,8 +3,8 @@
  * timestamps), system thread ids, activity buffers, the activity kinds of the timeline and the
  * API functions that launch, copy, set, allocate or synchronise; NVTX through CUPTI's NVTX
  * injection; a clock_sync event for merging ranks. At exit (and before a fatal signal kills the
- * process) all activity is flushed so that the tool sees it before PROCESS_EXIT, then CUPTI is
- * released. */
+ * process) all activity is flushed so that the tool sees it before PROCESS_EXIT (CUPTI is not
+ * finalized at exit, see on_process_exit). */
 #include "cupti_backend.h"
 
 #include <stdio.h>
@@ -28,6 +28,7 @@ int cc_cupti_backend_start(void)
 static CUpti_SubscriberHandle subscriber;
 static atomic_int released;  /* CUPTI flushed and finalized */
 static volatile sig_atomic_t in_signal_flush;
+static pid_t started_pid; /* the process that subscribed (fork children must not flush) */
 
 static uint64_t CUPTIAPI monotonic_ns(void)
 {
@@ -103,24 +104,27 @@ static void enable_activity(void)
     enable_apis();
 }
 
-/* Flush everything CUPTI holds (completed or not) through the buffer callback, then let CUPTI
- * go (not finalizing it left programs slower after profiling: pytorch/pytorch#146604). */
-static void release_cupti(int finalize)
+/* Flush everything CUPTI holds (completed or not) through the buffer callback, once. CUPTI is
+ * not finalized: that was done here to avoid programs running slower after profiling
+ * (pytorch/pytorch#146604), a concern for a process that goes on running, never at its end. */
+static void release_cupti(void)
 {
     if (atomic_exchange(&released, 1)) return;
     cc_cupti.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    if (!finalize) return;
-    cc_cupti.Unsubscribe(subscriber);
-    cc_cupti.Finalize();
 }
 
 /* Registered after the agent's exit handler, so it runs first: the tool gets every record
- * before PROCESS_EXIT. */
+ * before PROCESS_EXIT. Flush only: cuptiFinalize at exit buys nothing (the process ends) and
+ * races the threads still inside CUDA (PyTorch's) — CUPTI documents it as safe only from a
+ * callback's exit site; Kineto saw it crash) — a way for a profiled process to crash or stall at
+ * its end. A fork child skips CUPTI
+ * altogether: CUPTI's threads were not copied by fork, and a flush there could wait forever. */
 static void on_process_exit(int status, void *arg)
 {
     (void)status;
     (void)arg;
-    release_cupti(1);
+    if (getpid() != started_pid) return;
+    release_cupti();
 }
 
 static const int fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
@@ -135,9 +139,9 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
     size_t i = 0;
     while (i < NFATAL && fatal_signals[i] != sig) i++;
     if (i == NFATAL) return;
-    if (!in_signal_flush) {
+    if (!in_signal_flush && getpid() == started_pid) {
         in_signal_flush = 1;
-        release_cupti(0);
+        release_cupti();
     }
     const struct sigaction *p = &previous[i];
     if (p->sa_flags & SA_SIGINFO) {
@@ -259,6 +263,7 @@ int cc_cupti_backend_start(void)
         return -1;
     }
     emit_clock_sync();
+    started_pid = getpid();
     cc_cupti_install_agent_exit_handlers();
     install_flush_handlers();
     enable_activity();

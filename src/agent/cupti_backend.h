@@ -3,7 +3,7 @@
  * where CUPTI is absent), subscribes (naming the tool that holds CUPTI on a conflict, and then
  * letting the program run unprofiled), enables the activity kinds of the timeline, and turns
  * activity records into cucheck events (kinds 32..39 of cucheck/event.h). Activity is flushed at
- * exit and on fatal signals, and CUPTI is released (cuptiFinalize) at the end. */
+ * exit and on fatal signals (not finalized: see cupti_backend.c). */
 #ifndef CUCHECK_AGENT_CUPTI_BACKEND_H
 #define CUCHECK_AGENT_CUPTI_BACKEND_H
 

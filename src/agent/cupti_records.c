@@ -1,7 +1,8 @@
 /* CUPTI activity buffers and their records: hands CUPTI 8 MiB buffers, and when one comes back
  * full (or flushed) turns each record into a cucheck event — kernels, copies (memcpy, peer
  * copies, memsets), runtime/driver API calls, synchronisations, devices and NVTX ranges (START
- * and END markers paired by id, across buffers) — and reports records CUPTI had to drop. */
+ * and END markers paired by id, across buffers) — and reports records CUPTI had to drop, GPU
+ * records without timestamps and buffers it could not read to the end. */
 #include "cupti_backend.h"
 
 #ifdef CC_HAVE_CUPTI_HEADERS
@@ -85,8 +86,30 @@ static uint32_t copy_dir(uint32_t k)
     }
 }
 
+/* Activity that could not be turned into an event, reported as lost records with why. */
+static void emit_lost(uint64_t context, uint64_t n, const char *reason)
+{
+    cc_event ev;
+    cc_cupti_event_init(&ev, CC_EV_ACTIVITY_LOST);
+    ev.u.activity_lost.context = context;
+    ev.u.activity_lost.dropped = n;
+    ev.u.activity_lost.reason = reason;
+    cc_cupti_emit(&ev);
+}
+
+/* A GPU record without its timestamps (CUPTI_TIMESTAMP_UNKNOWN, 0): a forced flush delivers
+ * records the GPU has not completed that way. Kept, it would read as a kernel at time 0 — a GPU
+ * span and a trace base decades long; it is reported as lost instead. */
+static int incomplete(uint64_t start, uint64_t end, uint32_t context)
+{
+    if (start != 0 && end != 0 && end >= start) return 0;
+    emit_lost(context, 1, "GPU record without timestamps (incomplete at the final flush)");
+    return 1;
+}
+
 static void on_kernel(const CUpti_ActivityKernel10 *k)
 {
+    if (incomplete(k->start, k->end, k->contextId)) return;
     cc_event ev;
     cc_cupti_event_init(&ev, CC_EV_KERNEL_ACTIVITY);
     ev.h.tid = 0;
@@ -134,6 +157,7 @@ static void on_kernel(const CUpti_ActivityKernel10 *k)
 
 static void on_memcpy(const CUpti_ActivityMemcpy6 *m)
 {
+    if (incomplete(m->start, m->end, m->contextId)) return;
     cc_event ev;
     cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
@@ -148,6 +172,7 @@ static void on_memcpy(const CUpti_ActivityMemcpy6 *m)
 
 static void on_peer_copy(const CUpti_ActivityMemcpyPtoP4 *m)
 {
+    if (incomplete(m->start, m->end, m->contextId)) return;
     cc_event ev;
     cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
@@ -162,6 +187,7 @@ static void on_peer_copy(const CUpti_ActivityMemcpyPtoP4 *m)
 
 static void on_memset(const CUpti_ActivityMemset4 *m)
 {
+    if (incomplete(m->start, m->end, m->contextId)) return;
     cc_event ev;
     cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
     ev.h.tid = 0;
@@ -374,19 +400,19 @@ void CUPTIAPI cc_cupti_buffer_completed(CUcontext ctx, uint32_t stream_id, uint8
     (void)size;
     CUpti_Activity *rec = NULL;
     if (buffer && valid_size > 0) {
-        while (cc_cupti.ActivityGetNextRecord(buffer, valid_size, &rec) == CUPTI_SUCCESS)
+        CUptiResult r;
+        while ((r = cc_cupti.ActivityGetNextRecord(buffer, valid_size, &rec)) == CUPTI_SUCCESS)
             on_record(rec);
+        /* MAX_LIMIT_REACHED is the normal end; anything else (an invalid or incomplete record)
+         * ends the walk early, and the rest of the buffer is lost: say so, not silently. */
+        if (r != CUPTI_ERROR_MAX_LIMIT_REACHED)
+            emit_lost((uint64_t)(uintptr_t)ctx, 1, "unreadable CUPTI record: the rest of an "
+                                                   "activity buffer was skipped");
     }
     size_t dropped = 0;
     if (cc_cupti.ActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS &&
-        dropped > 0) {
-        cc_event ev;
-        cc_cupti_event_init(&ev, CC_EV_ACTIVITY_LOST);
-        ev.u.activity_lost.context = (uint64_t)(uintptr_t)ctx;
-        ev.u.activity_lost.dropped = dropped;
-        ev.u.activity_lost.reason = "CUPTI activity buffer full";
-        cc_cupti_emit(&ev);
-    }
+        dropped > 0)
+        emit_lost((uint64_t)(uintptr_t)ctx, dropped, "CUPTI activity buffer full");
     free(buffer);
 }
 #endif

@@ -143,6 +143,12 @@ static const char *sync_name(uint32_t type)
     }
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static void write_meta(FILE *out, writer *w, int *first)
 {
     const cc_prof_data *d = w->d;
@@ -166,15 +172,15 @@ static void write_meta(FILE *out, writer *w, int *first)
     if (tids) {
         for (size_t i = 0; i < d->napis; i++) tids[nt++] = d->apis[i].tid;
         for (size_t i = 0; i < d->nranges; i++) tids[nt++] = d->ranges[i].tid;
+        /* Sorted and de-duplicated: every thread gets its name. (A quadratic search, cut off
+         * after 4096 entries, named only the first thread of any large trace.) */
+        qsort(tids, nt, sizeof *tids, cmp_u32);
         for (size_t i = 0; i < nt; i++) {
-            int seen = 0;
-            for (size_t j = 0; j < i && !seen; j++) seen = tids[j] == tids[i];
-            if (seen) continue;
+            if (i > 0 && tids[i] == tids[i - 1]) continue;
             SEP();
             fprintf(out, "{\"pid\":%u,\"tid\":%u,\"ph\":\"M\",\"name\":\"thread_name\",\"args\":"
                          "{\"name\":\"%s %u\"}}",
                     w->pid, tids[i], tids[i] == w->pid ? "Main thread" : "Thread", tids[i]);
-            if (nt > 4096) break; /* the quadratic de-duplication stays cheap */
         }
         free(tids);
     }

@@ -4,9 +4,14 @@ tiny launches (bench/workloads/tiny_launches.cu) and a PyTorch training step
 (bench/workloads/transformer_step.py). Each configuration runs REPS times, alternating; the
 medians of the programs' own BENCH_TIME_MS lines are compared (target: <= 1.03x). Writes a
 markdown table to $OUT/profile_overhead.md (or ./profile_overhead.md) and prints it.
-Usage: bench_overhead.py CUCHECK [REPS]"""
+Each run prints one progress line (configuration, seconds) as it ends, and a run that takes more
+than RUN_TIMEOUT_S (default 300) is reported by name instead of stalling the whole benchmark: the
+full default set is 2 workloads x 3 configurations x REPS runs, the PyTorch ones ~11 s each even
+natively (start-up), so REPS=7 alone needs about 5 minutes.
+Usage: bench_overhead.py CUCHECK [REPS]   (REPS default 3)"""
 import os
 import statistics
+import time
 import subprocess
 import sys
 import tempfile
@@ -15,8 +20,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 WL = os.path.join(ROOT, "bench", "workloads")
 
 
-def bench_ms(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+RUN_TIMEOUT_S = float(os.environ.get("RUN_TIMEOUT_S", "300"))
+
+
+def bench_ms(cmd, label):
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired as e:
+        tail = e.stderr or ""
+        if isinstance(tail, bytes):
+            tail = tail.decode(errors="replace")
+        tail = tail[-800:]
+        raise RuntimeError("%s: still running after %.0f s (hang?): %s" % (label, RUN_TIMEOUT_S,
+                                                                          tail))
+    print("  %s: %.1f s (rc %d)" % (label, time.monotonic() - t0, p.returncode), flush=True)
     for line in p.stdout.splitlines():
         if line.startswith("BENCH_TIME_MS"):
             return float(line.split()[1])
@@ -25,7 +43,7 @@ def bench_ms(cmd):
 
 def main():
     cucheck = sys.argv[1]
-    reps = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    reps = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     work = tempfile.mkdtemp(prefix="cucheck_prof_bench_")
     tiny = os.path.join(work, "tiny_launches")
     subprocess.run(["nvcc", "-O2", "-o", tiny, os.path.join(WL, "tiny_launches.cu")], check=True)
@@ -49,7 +67,7 @@ def main():
         times = {c[0]: [] for c in configs}
         for _ in range(reps):
             for cname, wrap in configs:
-                times[cname].append(bench_ms(wrap(cmd)))
+                times[cname].append(bench_ms(wrap(cmd), "%s, %s" % (name, cname)))
         native = statistics.median(times["native"])
         for cname, _ in configs:
             med = statistics.median(times[cname])

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "agent.h"
 #include "instr.h"
+#include "access_infer.h"
 #include "core/agent_env.h"
 
 /* cupti_backend.h cannot be included beside the Sanitizer headers (both define the same legacy
@@ -66,6 +67,7 @@ static void cc_agent_init_once(void)
     }
     cc_agent_install_exit_handlers();
     cc_instr_init(); /* memcheck: device checks */
+    cc_access_init(); /* streamcheck: inferred access sets */
     cc_agent_enable_callbacks();
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "agent.h"
+#include "access_infer.h"
 #include "core/cuda_errors.h"
 
 static _Thread_local int cc_runtime_depth;
@@ -95,6 +96,7 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
 {
     const Sanitizer_CallbackData *d = data;
     int runtime = domain == SANITIZER_CB_DOMAIN_RUNTIME_API;
+    cc_access_on_api(domain, cbid, d); /* streamcheck: a launch call's parameters */
     if (d->callbackSite == SANITIZER_API_ENTER) {
         if (runtime) {
             cc_runtime_depth++;

@@ -3,6 +3,7 @@
  * allocation) and virtual address ranges. */
 #include "agent.h"
 #include "instr.h"
+#include "access_infer.h"
 
 static uint32_t cc_mem_kind_of_device_alloc(uint32_t flags)
 {
@@ -128,6 +129,7 @@ static void cc_emit_lazy_functions(const Sanitizer_ResourceFunctionsLazyLoadedDa
 void cc_agent_on_resource(Sanitizer_CallbackId cbid, const void *data)
 {
     cc_instr_on_resource(cbid, data); /* memcheck: allocation table, module patching */
+    cc_access_on_resource(cbid, data); /* streamcheck: allocations, parameter layouts */
     switch (cbid) {
     case SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED:
         cc_emit_context(data, CC_EV_CONTEXT_CREATE);

@@ -3,6 +3,7 @@
  * memset events with their graph fields set. Every kernel launch gets the next launch id. */
 #include "agent.h"
 #include "instr.h"
+#include "access_infer.h"
 
 static uint32_t cc_copy_dir_of(Sanitizer_MemcpyDirection dir)
 {
@@ -93,6 +94,7 @@ void cc_agent_on_launch(Sanitizer_CallbackId cbid, const void *data)
     ev.u.launch.callsite = callsite;
     cc_instr_on_launch_begin(data, &ev); /* memcheck: check this launch? */
     cc_agent_emit(&ev);
+    cc_access_after_launch(data, &ev); /* streamcheck: inferred access events */
 }
 
 void cc_agent_on_memcpy(Sanitizer_CallbackId cbid, const void *data)

@@ -155,35 +155,26 @@ static void on_kernel(const CUpti_ActivityKernel10 *k)
         (o)->graph_node = (m)->graphNodeId;         \
     } while (0)
 
-static void on_memcpy(const CUpti_ActivityMemcpy6 *m)
-{
-    if (incomplete(m->start, m->end, m->contextId)) return;
-    cc_event ev;
-    cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
-    ev.h.tid = 0;
-    cc_ev_copy_activity *o = &ev.u.copy_activity;
-    CC_FILL_COPY_COMMON(o, m);
-    o->op = CC_COPY_OP_MEMCPY;
-    o->direction = copy_dir(m->copyKind);
-    o->src_kind = mem_kind(m->srcKind);
-    o->dst_kind = mem_kind(m->dstKind);
-    cc_cupti_emit(&ev);
-}
+/* A memcpy or peer-copy record: the two record types share every field used here. */
+#define CC_EMIT_COPY(m, dir)                                   \
+    do {                                                       \
+        if (incomplete((m)->start, (m)->end, (m)->contextId))  \
+            return;                                            \
+        cc_event ev;                                           \
+        cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);         \
+        ev.h.tid = 0;                                          \
+        cc_ev_copy_activity *o = &ev.u.copy_activity;          \
+        CC_FILL_COPY_COMMON(o, m);                             \
+        o->op = CC_COPY_OP_MEMCPY;                             \
+        o->direction = (dir);                                  \
+        o->src_kind = mem_kind((m)->srcKind);                  \
+        o->dst_kind = mem_kind((m)->dstKind);                  \
+        cc_cupti_emit(&ev);                                    \
+    } while (0)
 
-static void on_peer_copy(const CUpti_ActivityMemcpyPtoP4 *m)
-{
-    if (incomplete(m->start, m->end, m->contextId)) return;
-    cc_event ev;
-    cc_cupti_event_init(&ev, CC_EV_COPY_ACTIVITY);
-    ev.h.tid = 0;
-    cc_ev_copy_activity *o = &ev.u.copy_activity;
-    CC_FILL_COPY_COMMON(o, m);
-    o->op = CC_COPY_OP_MEMCPY;
-    o->direction = CC_COPY_PEER;
-    o->src_kind = mem_kind(m->srcKind);
-    o->dst_kind = mem_kind(m->dstKind);
-    cc_cupti_emit(&ev);
-}
+static void on_memcpy(const CUpti_ActivityMemcpy6 *m) { CC_EMIT_COPY(m, copy_dir(m->copyKind)); }
+
+static void on_peer_copy(const CUpti_ActivityMemcpyPtoP4 *m) { CC_EMIT_COPY(m, CC_COPY_PEER); }
 
 static void on_memset(const CUpti_ActivityMemset4 *m)
 {

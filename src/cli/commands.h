@@ -1,8 +1,7 @@
 /* The subcommands of cucheck and the table main.c dispatches on.
- * occupancy, inspect and doctor live in their own files (cmd_occupancy.c, cmd_inspect.c,
- * cmd_doctor.c); each gets argv[0] = its name and the words after it (global options written
- * before the command name are passed on after argv[0]), and returns the exit status.
- * cmd_fallbacks.c holds weak stand-ins for the ones not built. */
+ * occupancy, inspect, doctor and merge live in their own files (cmd_occupancy.c, cmd_inspect.c,
+ * cmd_doctor.c, cmd_merge.c); each gets argv[0] = its name and the words after it (global options
+ * written before the command name are passed on after argv[0]), and returns the exit status. */
 #ifndef CUCHECK_CLI_COMMANDS_H
 #define CUCHECK_CLI_COMMANDS_H
 

@@ -3,6 +3,7 @@
  * char, a 16-byte struct, short, a 12-byte struct), and a parameterless kernel (no records).
  * Garbage input gives an error, not a crash. Without nvcc the test prints "skipped". */
 #include "check.h"
+#include "test_files.h"
 #include "symbols/kparams.h"
 
 #include <stdio.h>
@@ -45,24 +46,6 @@ static int on_kernel(const char *k, const cc_kparam *p, uint32_t n, uint32_t byt
     return 0;
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = n > 0 ? malloc((size_t)n) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
-
 static void check_arch(const char *dir, const char *cu, const char *arch)
 {
     char cubin[1024], cmd[3072];
@@ -70,7 +53,7 @@ static void check_arch(const char *dir, const char *cu, const char *arch)
     snprintf(cmd, sizeof cmd, "nvcc -cubin -arch=%s -o '%s' '%s'", arch, cubin, cu);
     CHECK(system(cmd) == 0);
     size_t len = 0;
-    unsigned char *data = slurp(cubin, &len);
+    unsigned char *data = (unsigned char *)cc_test_read_file(cubin, &len);
     CHECK(data != NULL);
     if (!data)
         return;
@@ -108,18 +91,16 @@ int main(void)
     CHECK(cc_cubin_kparams(junk, sizeof junk, NULL, NULL, err, sizeof err) == -1);
     cc_kparam p;
     CHECK(cc_kparam_decode(junk, 11, &p) == -1);
-    if (system("nvcc --version > /dev/null 2>&1") != 0) {
+    if (!cc_test_have_nvcc()) {
         printf("skipped: nvcc not found\n");
         TEST_MAIN_END();
     }
     char cu[1024];
     snprintf(cu, sizeof cu, "%s/kparams.cu", CC_TEST_BINARY_DIR);
-    FILE *f = fopen(cu, "w");
-    CHECK(f != NULL);
-    if (!f)
+    int written = cc_test_write_file(cu, kernels_cu);
+    CHECK(written == 0);
+    if (written != 0)
         TEST_MAIN_END();
-    fputs(kernels_cu, f);
-    fclose(f);
     check_arch(CC_TEST_BINARY_DIR, cu, "sm_80");
     check_arch(CC_TEST_BINARY_DIR, cu, "sm_90");
     check_arch(CC_TEST_BINARY_DIR, cu, "sm_120");

@@ -2,6 +2,7 @@
  * flushed at once, text up to the print limit), suppressions, the update and summary records at
  * close, notes, errors on bad suppressions/report paths, and concurrent adds from threads. */
 #include "check.h"
+#include "test_files.h"
 #include "core/json.h"
 #include "core/report.h"
 
@@ -36,16 +37,6 @@ static cc_finding oob(uint32_t bx, uint32_t tx, uint64_t addr) {
     f.nframes = 2;
     f.frames = frames;
     return f;
-}
-
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = calloc(1, 1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
 }
 
 /* Parse every line of a JSON Lines text; returns the number of lines, fills recs. */
@@ -95,7 +86,7 @@ static void test_dedup_and_records(void) {
     /* the first occurrence is new and written at once */
     cc_finding f = oob(3, 256, 0x7f0000000410);
     CHECK(cc_reporter_add(r, &f) == 1);
-    char *now = slurp(path);
+    char *now = cc_test_read_file(path, NULL);
     CHECK(now && count_of(now, "\"type\":\"finding\"") == 1); /* flushed before close */
     free(now);
 
@@ -141,7 +132,7 @@ static void test_dedup_and_records(void) {
     cc_reporter_close(r);
     fclose(tout);
 
-    char *file = slurp(path);
+    char *file = cc_test_read_file(path, NULL);
     CHECK(file != NULL);
     if (!file) return;
     cc_json *recs[64] = {0};
@@ -225,7 +216,7 @@ static void test_print_limit_and_suppressions(void) {
     CHECK(strstr(text, "2 of 5 findings printed (print limit 2)"));
     CHECK(strstr(text, "ERROR SUMMARY: 5 errors, 6 suppressed\n"));
     CHECK(!strstr(text, "libkernel"));
-    char *file = slurp(path);
+    char *file = cc_test_read_file(path, NULL);
     CHECK(file && count_of(file, "\"type\":\"finding\"") == 5); /* the file has them all */
     CHECK(file && !strstr(file, "libkernel"));
     CHECK(file && strstr(file, "\"suppressed\":6"));

@@ -5,6 +5,7 @@
  * of a kernel must map to the source line that holds the store. Without nvcc on PATH the test
  * prints "skipped" and passes (the CLI test tests/cli/inspect_nvcc.sh covers the same ground). */
 #include "check.h"
+#include "test_files.h"
 #include "symbols/cubin.h"
 #include "symbols/elf.h"
 #include "symbols/lines.h"
@@ -41,26 +42,6 @@ static const char *kernels_cu =
     "#endif\n";
 
 static int store_line = 10;
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    if (b)
-        b[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 /* ptxas -v facts for one kernel. */
 typedef struct ptxas_k {
@@ -137,7 +118,7 @@ static void check_arch(const char *dir, const char *cu, const char *arch, unsign
         return;
     }
     size_t cl, ll;
-    char *data = read_file(cubin, &cl), *text = read_file(log, &ll);
+    char *data = cc_test_read_file(cubin, &cl), *text = cc_test_read_file(log, &ll);
     CHECK(data && text);
     if (!data || !text) {
         free(data);
@@ -211,7 +192,7 @@ static void check_lines(const char *dir, const char *cu)
     snprintf(cmd, sizeof cmd, "nvcc -cubin -arch=sm_90 -lineinfo -o '%s' '%s'", cubin, cu);
     CHECK(system(cmd) == 0);
     size_t n;
-    char *data = read_file(cubin, &n);
+    char *data = cc_test_read_file(cubin, &n);
     CHECK(data != NULL);
     if (!data)
         return;
@@ -251,7 +232,7 @@ static void check_lines(const char *dir, const char *cu)
     free(data);
     /* Without -lineinfo there is no table, and the lookup says so. */
     snprintf(cubin, sizeof cubin, "%s/symk_sm_90.cubin", dir);
-    data = read_file(cubin, &n);
+    data = cc_test_read_file(cubin, &n);
     if (data) {
         CHECK(cc_sym_line_lookup(data, n, "store_kernel", (uint64_t)pc, &file, &line) == -1);
         free(data);
@@ -260,19 +241,17 @@ static void check_lines(const char *dir, const char *cu)
 
 int main(void)
 {
-    if (system("nvcc --version > /dev/null 2>&1") != 0) {
+    if (!cc_test_have_nvcc()) {
         printf("skipped: nvcc not found\n");
         return 0;
     }
     const char *dir = CC_TEST_BINARY_DIR;
     char cu[1024];
     snprintf(cu, sizeof cu, "%s/symk.cu", dir);
-    FILE *f = fopen(cu, "w");
-    CHECK(f != NULL);
-    if (!f)
+    int written = cc_test_write_file(cu, kernels_cu);
+    CHECK(written == 0);
+    if (written != 0)
         TEST_MAIN_END();
-    fputs(kernels_cu, f);
-    fclose(f);
     check_arch(dir, cu, "sm_80", 80);
     check_arch(dir, cu, "sm_90", 90);
     check_arch(dir, cu, "sm_100", 100);

@@ -123,6 +123,11 @@ void cc_agent_on_memset(Sanitizer_CallbackId cbid, const void *data)
     cc_agent_emit(&ev);
 }
 
+/* The host stack of this thread's latest graph launch: its nodes' callbacks come from the same
+ * cudaGraphLaunch call, so they share its stack instead of unwinding once per node. */
+static _Thread_local CUgraphExec cc_graph_exec_last;
+static _Thread_local uint64_t cc_graph_callsite_last;
+
 /* One node of a graph launch. Nodes run on streams of the driver's choosing; the events carry the
  * stream the graph was launched on (the one the program ordered it against). */
 static void cc_on_graph_node(const Sanitizer_GraphNodeLaunchData *d)
@@ -131,7 +136,9 @@ static void cc_on_graph_node(const Sanitizer_GraphNodeLaunchData *d)
         return; /* cudaGraphUpload prepares the graph; nothing runs */
     }
     cc_event ev;
-    uint64_t callsite = cc_agent_callsite(); /* the cudaGraphLaunch call */
+    uint64_t callsite = d->graphExec == cc_graph_exec_last && cc_graph_callsite_last != 0
+                            ? cc_graph_callsite_last
+                            : cc_agent_callsite(); /* the cudaGraphLaunch call */
     uint64_t exec = cc_agent_handle_id(d->graphExec);
     uint64_t node = cc_agent_handle_id(d->node);
     switch (d->nodeType) {
@@ -180,6 +187,8 @@ static void cc_on_graph_launch(const Sanitizer_GraphLaunchData *d)
     }
     cc_event ev;
     uint64_t callsite = cc_agent_callsite();
+    cc_graph_exec_last = d->graphExec;
+    cc_graph_callsite_last = callsite;
     cc_agent_event_init(&ev, CC_EV_GRAPH_LAUNCH);
     ev.u.graph_launch.callsite = callsite;
     ev.u.graph_launch.context = cc_agent_handle_id(d->context);

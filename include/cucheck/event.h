@@ -37,12 +37,12 @@ typedef enum cc_event_kind {
     CC_EV_EVENT_DESTROY = 14,
     CC_EV_EVENT_RECORD = 15,   /* cudaEventRecord(event, stream) */
     CC_EV_EVENT_WAIT = 16,     /* cudaStreamWaitEvent(stream, event) */
-    CC_EV_EVENT_SYNC = 17,     /* cudaEventSynchronize(event) returned */
+    CC_EV_EVENT_SYNC = 17,     /* the wait of cudaEventSynchronize(event) ended (see below) */
     CC_EV_EVENT_QUERY = 18,    /* cudaEventQuery(event) returned; result says if complete */
-    CC_EV_STREAM_SYNC = 19,    /* cudaStreamSynchronize(stream) returned */
+    CC_EV_STREAM_SYNC = 19,    /* the wait of cudaStreamSynchronize(stream) ended (see below) */
     CC_EV_STREAM_QUERY = 20,   /* cudaStreamQuery(stream) returned; result says if idle */
-    CC_EV_CONTEXT_SYNC = 21,   /* cuCtxSynchronize returned */
-    CC_EV_DEVICE_SYNC = 22,    /* cudaDeviceSynchronize returned */
+    CC_EV_CONTEXT_SYNC = 21,   /* the wait of cuCtxSynchronize ended (see below) */
+    CC_EV_DEVICE_SYNC = 22,    /* the wait of cudaDeviceSynchronize ended (see below) */
     CC_EV_LAUNCH = 23,         /* a kernel launch (any API, graph nodes included) */
     CC_EV_MEMCPY = 24,
     CC_EV_MEMSET = 25,
@@ -66,6 +66,9 @@ typedef enum cc_event_kind {
     CC_EV_DEVICE_ACCESS_ERROR = 42, /* memcheck: an invalid device access found by the patches */
     CC_EV_KIND_COUNT
 } cc_event_kind;
+/* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
+ * (a kernel faulted): the call failed if an API_ERROR of the same thread follows before the
+ * thread's next CUDA call. The same holds for synchronous copies and memsets. */
 
 /* How a process ended (CC_EV_PROCESS_EXIT). */
 typedef enum cc_exit_reason {

@@ -119,11 +119,10 @@ void cc_agent_fill_memset(cc_event *ev, const Sanitizer_MemsetData *d);
 void cc_agent_fill_launch(cc_event *ev, const Sanitizer_LaunchData *d);
 
 /* patch_loader.c: patching calls are serialized by one mutex. */
-void cc_agent_patches_on_module_loaded(CUcontext ctx, CUmodule module);
+/* Add the patch fatbin to ctx, once per context, before a module of it is instrumented (the
+ * caller holds no patching lock). 0 on success. */
+int cc_agent_patches_load(CUcontext ctx);
 void cc_agent_patches_on_context_destroy(CUcontext ctx);
-/* Instrument a module's global/shared/local memory accesses with the loaded patches (for tools
- * that ask for device-side checking). 0 on success. */
-int cc_agent_patch_module_memory(CUcontext ctx, CUmodule module);
 int cc_agent_patches_embedded(void); /* 1 if the build embedded a patch fatbin */
 void cc_agent_patches_after_fork(void); /* fork child: the parent's contexts are not ours */
 

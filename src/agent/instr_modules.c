@@ -51,7 +51,9 @@ int cc_instr_module_patch(cc_instr_module *m)
     } classes[] = {
         {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, CC_PATCH_FN_MC_GLOBAL},
     };
-    cc_agent_patches_on_module_loaded(m->ctx, m->module); /* loads the patches once per ctx */
+    if (cc_agent_patches_load(m->ctx) != 0) { /* once per context */
+        return -1;
+    }
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
         SanitizerResult r = sanitizerPatchInstructions(classes[i].id, m->module, classes[i].fn);
         if (r != SANITIZER_SUCCESS) {

@@ -1,7 +1,7 @@
-/* Loading the device patches: once per context, on that context's first MODULE_LOADED (not for
- * the run tool, which patches nothing), the embedded fatbin (or the file named by CUCHECK_PATCHES) is added with sanitizerAddPatches.
- * Modules are instrumented only when a tool asks (cc_agent_patch_module_memory). The Sanitizer
- * patching calls are not thread-safe: every one of them runs under cc_patch_mutex. */
+/* Loading the device patches: the embedded fatbin (or the file named by CUCHECK_PATCHES) is added
+ * with sanitizerAddPatches once per context, when the instrumentation (instr_modules.c) first
+ * patches a module of it; tools that instrument nothing never load them. The Sanitizer patching
+ * calls are not thread-safe: every one of them runs under cc_patch_mutex. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,17 +72,12 @@ static int cc_load_patches_locked(CUcontext ctx)
     return 0;
 }
 
-void cc_agent_patches_on_module_loaded(CUcontext ctx, CUmodule module)
+int cc_agent_patches_load(CUcontext ctx)
 {
-    (void)module;
-    /* The run tool instruments nothing: loading patches into a context would only cost time
-     * (tools that patch still get them loaded on demand by cc_agent_patch_module_memory). */
-    if (strcmp(cc_agent_g.tool, "run") == 0) {
-        return;
-    }
     pthread_mutex_lock(&cc_patch_mutex);
-    cc_load_patches_locked(ctx);
+    int rc = cc_load_patches_locked(ctx);
     pthread_mutex_unlock(&cc_patch_mutex);
+    return rc;
 }
 
 void cc_agent_patches_on_context_destroy(CUcontext ctx)
@@ -95,33 +90,6 @@ void cc_agent_patches_on_context_destroy(CUcontext ctx)
         }
     }
     pthread_mutex_unlock(&cc_patch_mutex);
-}
-
-int cc_agent_patch_module_memory(CUcontext ctx, CUmodule module)
-{
-    static const struct {
-        Sanitizer_InstructionId id;
-        const char *fn;
-    } classes[] = {
-        {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, CC_PATCH_FN_GLOBAL_ACCESS},
-        {SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, CC_PATCH_FN_SHARED_ACCESS},
-        {SANITIZER_INSTRUCTION_LOCAL_MEMORY_ACCESS, CC_PATCH_FN_LOCAL_ACCESS},
-    };
-    int rc = 0;
-    pthread_mutex_lock(&cc_patch_mutex);
-    if (cc_load_patches_locked(ctx) != 0) {
-        rc = -1;
-    }
-    for (size_t i = 0; rc == 0 && i < sizeof classes / sizeof classes[0]; i++) {
-        if (sanitizerPatchInstructions(classes[i].id, module, classes[i].fn) != SANITIZER_SUCCESS) {
-            rc = -1;
-        }
-    }
-    if (rc == 0 && sanitizerPatchModule(module) != SANITIZER_SUCCESS) {
-        rc = -1;
-    }
-    pthread_mutex_unlock(&cc_patch_mutex);
-    return rc;
 }
 
 void cc_agent_patches_after_fork(void)

@@ -154,7 +154,6 @@ void cc_agent_on_resource(Sanitizer_CallbackId cbid, const void *data)
     case SANITIZER_CBID_RESOURCE_MODULE_LOADED: {
         const Sanitizer_ResourceModuleData *d = data;
         cc_emit_module(d, CC_EV_MODULE_LOAD);
-        cc_agent_patches_on_module_loaded(d->context, d->module);
         break;
     }
     case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:

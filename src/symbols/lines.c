@@ -123,6 +123,9 @@ static void attribute_sequence(builder *b, const cc_dwarf_row *r)
 static int push_row(builder *b, const cc_dwarf_row *from, uint64_t end)
 {
     cc_line_table *t = b->t;
+    uint64_t start_pc = from->address + (uint64_t)b->bias, end_pc = end + (uint64_t)b->bias;
+    if (start_pc >= end_pc)
+        return 0; /* a corrupt relocation bias wrapped the range around: it covers no pc */
     if (t->n == t->cap) {
         size_t n = t->cap ? 2 * t->cap : 64;
         cc_line_row *p = realloc(t->rows, n * sizeof *p);
@@ -133,8 +136,8 @@ static int push_row(builder *b, const cc_dwarf_row *from, uint64_t end)
     }
     cc_line_row *d = &t->rows[t->n++];
     d->kernel = b->kernel;
-    d->start = from->address + (uint64_t)b->bias;
-    d->end = end + (uint64_t)b->bias;
+    d->start = start_pc;
+    d->end = end_pc;
     d->file = from->file;
     d->dir = from->dir;
     if (!d->file && b->kind == CC_LINES_PTX)

@@ -5,7 +5,9 @@
 # $OUT/batch.tar.gz with the summary in $OUT/summary.txt.
 # Usage: bash tests/gpu/lead_batch.sh [PART...]
 #   parts: agent (attribution + CUDA and PyTorch tables), agentlite (attribution + PyTorch table),
-#          memcheck, torchmc (MC_FULL=1 adds full mode), profile, examples
+#          memcheck, torchmc (MC_FULL=1 adds full mode), profile, examples,
+#          streamapi (streamcheck --mode api verdicts), occgpu (occupancy --gpu against --arch and
+#          the runtime comparison)
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/cucheck-batch}"
@@ -50,8 +52,26 @@ if has torchmc; then
         log "clean train step ($mode): exit $? $(grep BENCH_TIME_MS "$work/train_$mode.out") findings: $(grep -c '"type":"finding"' "$work/train_$mode.out") note: $(grep -o '"text":"[^"]*checked[^"]*"' "$work/train_$mode.out" | head -1)"
     done
 fi
+if has streamapi; then
+    CUCHECK="$cc" OUT="$work/streamapi" timeout 240 bash "$root/tests/gpu/streamcheck/run_api_mode.sh" >"$work/streamapi.log" 2>&1
+    log "streamcheck api mode: exit $?"; tail -8 "$work/streamapi.log" >>"$sum"
+fi
+if has occgpu; then
+    for a in "--gpu 0" "--arch sm_90"; do
+        log "== cucheck occupancy $a --threads 256 --regs 32 --smem-dynamic 40000"
+        timeout 30 "$cc" occupancy $a --threads 256 --regs 32 --smem-dynamic 40000 >>"$sum" 2>&1
+        log "exit $?"
+    done
+    timeout 30 "$cc" occupancy --gpu 0 --threads 256 --regs 32 --smem-dynamic 40000 --json >"$work/occ_gpu.json" 2>&1
+    timeout 30 "$cc" occupancy --arch sm_90 --threads 256 --regs 32 --smem-dynamic 40000 --json >"$work/occ_arch.json" 2>&1
+    log "occupancy --gpu 0 vs --arch sm_90 json: $(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); k=["blocks_per_sm","warps_per_sm","occupancy","limiters","block_limits"]; print("equal" if all(a.get(x)==b.get(x) for x in k) else "DIFFER "+str([(x,a.get(x),b.get(x)) for x in k if a.get(x)!=b.get(x)]))' "$work/occ_gpu.json" "$work/occ_arch.json" 2>&1)"
+    OUT="$work" timeout 200 bash "$root/tests/gpu/occupancy/run.sh" >"$work/occ_runtime.log" 2>&1
+    log "occupancy runtime comparison: exit $?"; tail -12 "$work/occ_runtime.log" >>"$sum"
+fi
 if has profile; then
-    BENCH=1 OUT="$work" timeout 300 bash "$root/tests/gpu/profile/run.sh" "$cc" /tmp/prof >"$work/profile.log" 2>&1
+    nvcc -O2 -o /tmp/known_work_native "$root/tests/gpu/profile/known_work.cu" >/dev/null 2>&1 &&
+        { timeout 60 /tmp/known_work_native >/tmp/kw_native.out 2>&1; log "known_work native: exit $? $(tail -c 300 /tmp/kw_native.out)"; }
+    BENCH=1 OUT="$work" timeout "${PROFILE_TIMEOUT:-300}" bash "$root/tests/gpu/profile/run.sh" "$cc" /tmp/prof >"$work/profile.log" 2>&1
     log "profile: exit $?"; tail -40 "$work/profile.log" >>"$sum"
     [ -f "$work/profile_overhead.md" ] && cat "$work/profile_overhead.md" >>"$sum"
 fi

@@ -28,7 +28,11 @@ def main():
     trace = os.path.join(work, "trace.json")
     cmd = [cucheck, "profile", "--summary", "json", "--summary-file", summary, "--trace", trace,
            "--gzip", "--", prog]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        return fail("profile run still running after 120 s (hang?); stderr tail: " + err[-1500:])
     sys.stderr.write(p.stderr)
     if "no CUDA-capable device" in p.stderr or "cudaErrorNoDevice" in p.stderr:
         return 77

@@ -12,8 +12,8 @@ mkdir -p "$WORK"
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "no GPU: skipped"; exit 77; fi
 nvcc -O2 -lineinfo -o "$WORK/known_work" "$HERE/known_work.cu" || exit 1
 status=0
-python3 "$HERE/check_profile.py" "$CUCHECK" "$WORK/known_work" "$WORK/known" || status=1
-python3 "$HERE/compare_torch.py" "$CUCHECK" "$WORK/torch"
+timeout 150 python3 -u "$HERE/check_profile.py" "$CUCHECK" "$WORK/known_work" "$WORK/known" || status=1
+timeout 200 python3 -u "$HERE/compare_torch.py" "$CUCHECK" "$WORK/torch"
 rc=$?; if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then status=1; fi
-if [ "${BENCH:-0}" = 1 ]; then python3 "$HERE/bench_overhead.py" "$CUCHECK" || status=1; fi
+if [ "${BENCH:-0}" = 1 ]; then timeout 420 python3 -u "$HERE/bench_overhead.py" "$CUCHECK" || status=1; fi
 exit $status

@@ -11,10 +11,15 @@ OUT="${OUT:-/tmp/sc-api-out}"
 B="${CUCHECK_BUILD:-/tmp/sc-api-build}"
 W=/tmp/sc-api-work
 mkdir -p "$OUT" "$W"
-{ cmake -S . -B "$B" -DCUCHECK_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-  cmake --build "$B" -j16 --target cucheck cucheck_agent; } > "$OUT/build.txt" 2>&1 ||
-  { echo "build failed"; tail -30 "$OUT/build.txt"; exit 1; }
-CC="$B/cucheck"
+# CUCHECK=path/to/cucheck reuses a build (its agent next to it); otherwise build one in $B.
+if [ -n "${CUCHECK:-}" ]; then
+  CC="$CUCHECK"; : > "$OUT/build.txt"
+else
+  { cmake -S . -B "$B" -DCUCHECK_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build "$B" -j16 --target cucheck cucheck_agent; } > "$OUT/build.txt" 2>&1 ||
+    { echo "build failed"; tail -30 "$OUT/build.txt"; exit 1; }
+  CC="$B/cucheck"
+fi
 for p in stream_race stream_ok; do
   nvcc -O2 -lineinfo -Iexamples -o "$W/$p" "examples/$p.cu" >> "$OUT/build.txt" 2>&1 ||
     { echo "nvcc failed for $p"; exit 1; }

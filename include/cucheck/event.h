@@ -64,6 +64,7 @@ typedef enum cc_event_kind {
     CC_EV_CAPTURE_BEGIN = 40,  /* cudaStreamBeginCapture(stream): later work on it is captured */
     CC_EV_CAPTURE_END = 41,    /* cudaStreamEndCapture(stream) returned */
     CC_EV_DEVICE_ACCESS_ERROR = 42, /* memcheck: an invalid device access found by the patches */
+    CC_EV_DEVICE_FAULT = 43,   /* the GPU core dump of a device exception: grid, block, thread, pc */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -239,6 +240,9 @@ typedef struct cc_ev_launch {
     uint64_t callsite;     /* host stack id */
     uint64_t graph_exec;   /* for graph nodes: the executable graph; else 0 */
     uint64_t graph_node;   /* for graph nodes: the node id; else 0 */
+    uint64_t grid_id;      /* the driver's grid id (Sanitizer gridId; GPU core dumps name the
+                            * faulting grid by it); 0 if unknown. Graph nodes: unique only
+                            * within one launch of the graph */
 } cc_ev_launch;
 
 #define CC_COPY_FLAG_ASYNC 0x1u
@@ -466,6 +470,10 @@ typedef struct cc_ev_capture {
 #define CC_VIOLATION_OUT_OF_BOUNDS 1u /* global address in no live allocation */
 #define CC_VIOLATION_MISALIGNED 2u    /* address not a multiple of the access size */
 #define CC_VIOLATION_WINDOW 3u        /* shared/local offset past the window's size */
+#define CC_VIOLATION_DEVICE_FREE_INVALID 4u /* device free() of a pointer malloc() never returned */
+#define CC_VIOLATION_DEVICE_FREE_DOUBLE 5u  /* device free() of a device-heap block freed before */
+#define CC_VIOLATION_HEAP_OVERRUN 6u  /* global address in the device heap, in no live block */
+#define CC_VIOLATION_HEAP_FREED 7u    /* global address inside a freed device-heap block */
 
 /* One deduplicated invalid access of one launch: `count` threads made it at the same pc with
  * the same violation; the block/thread/address/size are those of one of them (the first seen).
@@ -486,6 +494,30 @@ typedef struct cc_ev_device_access_error {
     uint32_t violation;    /* CC_VIOLATION_* */
     uint64_t count;        /* threads that made this access (>= 1) */
 } cc_ev_device_access_error;
+
+/* ---- asynchronous errors: the device's own record of a fault (CC_EV_DEVICE_FAULT) ---- */
+/* What the GPU core dump the driver wrote at a device exception says about the faulting thread
+ * (the first lane with an exception; the warp's error PC). Emitted by the agent just before the
+ * API_ERROR through which the sticky error surfaced. grid_id matches cc_ev_launch.grid_id. */
+typedef struct cc_ev_device_fault {
+    uint64_t grid_id;
+    int32_t device;
+    uint32_t exception;     /* CUDBGException_t code (14 warp illegal address, 12 assert, ...) */
+    const char *exception_name; /* "Warp - Illegal address" */
+    const char *kernel;     /* mangled name from the dump's module image ("" if not found) */
+    uint64_t pc;            /* device address of the faulting instruction (0 if unknown) */
+    uint64_t pc_offset;     /* from the kernel's first instruction */
+    const char *file;       /* "" and line 0 without line information (-lineinfo) */
+    uint32_t line;
+    uint32_t block[3];
+    uint32_t thread[3];     /* the faulting lane's thread index (0,0,0 if only the warp is known) */
+    uint32_t grid[3];       /* the grid's shape as the dump gives it */
+    uint32_t block_dim[3];
+    uint32_t sm, warp, lane; /* lane 0xffffffff if only the warp is known */
+    uint32_t host_tid;      /* host thread that launched the grid (0 if unknown) */
+    uint32_t faulting_lanes; /* lanes with an exception in the dump */
+    const char *dump;       /* path of the core dump file */
+} cc_ev_device_fault;
 
 typedef struct cc_event {
     cc_event_header h;
@@ -520,6 +552,7 @@ typedef struct cc_event {
         cc_ev_access access;
         cc_ev_capture capture;            /* CAPTURE_BEGIN/END */
         cc_ev_device_access_error device_access_error; /* DEVICE_ACCESS_ERROR */
+        cc_ev_device_fault device_fault;  /* DEVICE_FAULT */
     } u;
 } cc_event;
 

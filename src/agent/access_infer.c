@@ -2,7 +2,9 @@
  * map, per-module kernel parameter layouts, the launch API's parameters (thread-local, from the
  * API enter callback to LAUNCH_BEGIN) and the scan (core/ptr_infer.h). Per launch: one mutex,
  * a direct-mapped layout cache hit, copies of the argument values into one buffer (used under
- * the mutex) and a binary search per pointer-sized word; nothing is allocated. */
+ * the mutex) and a binary search per pointer-sized word; nothing is allocated. The same
+ * arguments feed the learned sets (cc_access_launch_words for sc_learn.c), and after the launch
+ * event the launch's plan (sc_agent.h) says whether it needs an inferred set at all. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "agent.h"
 #include "core/allocmap.h"
 #include "core/ptr_infer.h"
+#include "sc_agent.h"
 #include "symbols/kparams.h"
 
 #define CC_AX_PARAM_MAX 32768u /* largest parameter buffer CUDA allows (32764 bytes) */
@@ -369,10 +372,61 @@ void cc_access_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid
     }
 }
 
+/* The launch's parameter buffer, laid out (callers hold the lock). NULL if unknown: an args
+ * array without a layout (its length is unknown). */
+static const unsigned char *cc_ax_param_buffer(const cc_ax_kernel *k, void **params,
+                                               void **extra, size_t *len)
+{
+    *len = 0;
+    if (extra != NULL) {
+        return cc_ptr_extra_buffer(extra, 16, CC_AX_PARAM_MAX, len);
+    }
+    if (k == NULL || params == NULL) {
+        return NULL;
+    }
+    /* args[i] points to argument i: lay them out as the kernel's parameter buffer. */
+    for (uint32_t i = 0; i < k->nslots; i++) {
+        const cc_ptr_slot *s = &k->slots[i];
+        if ((size_t)s->offset + s->size > CC_AX_PARAM_MAX || params[i] == NULL) {
+            continue;
+        }
+        memcpy(cc_ax.buf + s->offset, params[i], s->size);
+        if ((size_t)s->offset + s->size > *len) {
+            *len = (size_t)s->offset + s->size;
+        }
+    }
+    return cc_ax.buf;
+}
+
+int cc_access_launch_words(const Sanitizer_LaunchData *d, cc_al_word *out, size_t cap,
+                           size_t *n, int *truncated)
+{
+    *n = 0;
+    *truncated = 0;
+    if (!cc_ax.active || !cc_ax_call.set) {
+        return 0;
+    }
+    pthread_mutex_lock(&cc_ax.lock);
+    const cc_ax_kernel *k = cc_ax_layout(d);
+    size_t len = 0;
+    const unsigned char *buf = cc_ax_param_buffer(k, cc_ax_call.params, cc_ax_call.extra, &len);
+    if (buf != NULL) {
+        *n = cc_al_scan(buf, len, k != NULL ? k->slots : NULL, k != NULL ? k->nslots : 0,
+                        cc_ax.allocs, out, cap, truncated);
+    }
+    pthread_mutex_unlock(&cc_ax.lock);
+    return buf != NULL;
+}
+
 void cc_access_after_launch(const Sanitizer_LaunchData *d, const cc_event *launch)
 {
-    if (!cc_ax.active || !cc_ax_call.set) {
-        return; /* not streamcheck, or a launch call whose parameters we do not read */
+    if (!cc_ax.active) {
+        return; /* not streamcheck */
+    }
+    int handled = cc_sc_after_launch(launch); /* learned, instrumented, or --mode full */
+    if (handled || !cc_ax_call.set) {
+        cc_ax_call.set = 0;
+        return; /* or a launch call whose parameters we do not read */
     }
     void **params = cc_ax_call.params, **extra = cc_ax_call.extra;
     cc_ax_call.set = 0; /* one launch per call */
@@ -382,28 +436,11 @@ void cc_access_after_launch(const Sanitizer_LaunchData *d, const cc_event *launc
     pthread_mutex_lock(&cc_ax.lock);
     cc_ax.launches++;
     const cc_ax_kernel *k = cc_ax_layout(d);
-    const cc_ptr_slot *slots = k != NULL ? k->slots : NULL;
-    size_t nslots = k != NULL ? k->nslots : 0;
-    if (extra != NULL) {
-        size_t len;
-        const unsigned char *buf = cc_ptr_extra_buffer(extra, 16, CC_AX_PARAM_MAX, &len);
-        n = cc_ptr_infer(buf, len, slots, nslots, cc_ax.allocs, CC_PTR_TO_END, ranges,
-                         CC_AX_RANGES, &st);
-    } else if (k != NULL) {
-        /* args[i] points to argument i: lay them out as the kernel's parameter buffer. */
-        size_t len = 0;
-        for (uint32_t i = 0; i < k->nslots; i++) {
-            const cc_ptr_slot *s = &k->slots[i];
-            if ((size_t)s->offset + s->size > CC_AX_PARAM_MAX || params[i] == NULL) {
-                continue;
-            }
-            memcpy(cc_ax.buf + s->offset, params[i], s->size);
-            if ((size_t)s->offset + s->size > len) {
-                len = (size_t)s->offset + s->size;
-            }
-        }
-        n = cc_ptr_infer(cc_ax.buf, len, slots, nslots, cc_ax.allocs, CC_PTR_TO_END, ranges,
-                         CC_AX_RANGES, &st);
+    size_t len = 0;
+    const unsigned char *buf = cc_ax_param_buffer(k, params, extra, &len);
+    if (buf != NULL) {
+        n = cc_ptr_infer(buf, len, k != NULL ? k->slots : NULL, k != NULL ? k->nslots : 0,
+                         cc_ax.allocs, CC_PTR_TO_END, ranges, CC_AX_RANGES, &st);
     } else {
         cc_ax.no_layout++; /* an args array without a layout: its length is unknown */
     }

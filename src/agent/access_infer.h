@@ -6,7 +6,9 @@
  * `args`, cuLaunchKernel / cuLaunchCooperativeKernel / cuLaunchKernelEx `kernelParams` or the
  * packed `extra` buffer); argument offsets and sizes from the kernel's KPARAM_INFO records in
  * the module's cubin (symbols/kparams.h); allocations from the RESOURCE callbacks. Graph kernel
- * nodes get none yet. Inactive unless the tool is streamcheck. */
+ * nodes get none yet. Inactive unless the tool is streamcheck. In --mode default and full the
+ * launch's plan (sc_agent.h) comes first: a launch that runs instrumented or gets a learned set
+ * gets no inferred one, and --mode full gets none at all. */
 #ifndef CUCHECK_AGENT_ACCESS_INFER_H
 #define CUCHECK_AGENT_ACCESS_INFER_H
 

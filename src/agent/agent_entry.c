@@ -16,6 +16,7 @@
 #include "agent.h"
 #include "instr.h"
 #include "access_infer.h"
+#include "coredump_agent.h"
 #include "core/agent_env.h"
 
 /* cupti_backend.h cannot be included beside the Sanitizer headers (both define the same legacy
@@ -66,6 +67,7 @@ static void cc_agent_init_once(void)
                       "build time): device-side checks are unavailable");
     }
     cc_agent_install_exit_handlers();
+    cc_agent_coredump_setup(); /* run: exact attribution from the GPU core dump */
     cc_instr_init(); /* memcheck: device checks */
     cc_access_init(); /* streamcheck: inferred access sets */
     cc_agent_enable_callbacks();

@@ -63,6 +63,22 @@ static int traced_api(const char *name)
     return 0;
 }
 
+/* CUCHECK_PROFILE_OFF: a comma list of parts left off, to measure what each costs
+ * (docs/profile.md): kernel, memcpy, memset, sync, marker, api, tscb (CUPTI's own clock
+ * instead of the monotonic-clock timestamp callback). */
+static int part_off(const char *part)
+{
+    const char *v = getenv("CUCHECK_PROFILE_OFF");
+    size_t n = strlen(part);
+    for (const char *p = v; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, part, n) == 0) return 1;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
 static void enable_apis(void)
 {
     if (!cc_cupti.ActivityEnableRuntimeApi || !cc_cupti.ActivityEnableDriverApi) {
@@ -89,19 +105,26 @@ static void enable_apis(void)
 
 static void enable_activity(void)
 {
-    static const CUpti_ActivityKind kinds[] = {
-        CUPTI_ACTIVITY_KIND_DEVICE,  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-        CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMCPY2,
-        CUPTI_ACTIVITY_KIND_MEMSET,  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-        CUPTI_ACTIVITY_KIND_MARKER,
+    static const struct {
+        CUpti_ActivityKind kind;
+        const char *part;
+    } kinds[] = {
+        {CUPTI_ACTIVITY_KIND_DEVICE, ""},           {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernel"},
+        {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy"},     {CUPTI_ACTIVITY_KIND_MEMCPY2, "memcpy"},
+        {CUPTI_ACTIVITY_KIND_MEMSET, "memset"},     {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "sync"},
+        {CUPTI_ACTIVITY_KIND_MARKER, "marker"},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        CUptiResult r = cc_cupti.ActivityEnable(kinds[i]);
+        if (kinds[i].part[0] && part_off(kinds[i].part)) {
+            cc_cupti_note("CUPTI: %s activity left off (CUCHECK_PROFILE_OFF)", kinds[i].part);
+            continue;
+        }
+        CUptiResult r = cc_cupti.ActivityEnable(kinds[i].kind);
         if (r != CUPTI_SUCCESS)
-            cc_cupti_note("CUPTI: cannot enable activity kind %d: %s", (int)kinds[i],
+            cc_cupti_note("CUPTI: cannot enable activity kind %d: %s", (int)kinds[i].kind,
                           cc_cupti_result_string(r));
     }
-    enable_apis();
+    if (!part_off("api")) enable_apis();
 }
 
 /* Flush everything CUPTI holds (completed or not) through the buffer callback, once. CUPTI is
@@ -244,7 +267,7 @@ int cc_cupti_backend_start(void)
         return -1;
     }
     cc_cupti.EnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
-    if (!cc_cupti.ActivityRegisterTimestampCallback ||
+    if (part_off("tscb") || !cc_cupti.ActivityRegisterTimestampCallback ||
         cc_cupti.ActivityRegisterTimestampCallback(monotonic_ns) != CUPTI_SUCCESS) {
         uint64_t now = 0;
         cc_cupti.GetTimestamp(&now); /* CUPTI's own clock: measure its offset once */

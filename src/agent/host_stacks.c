@@ -249,8 +249,22 @@ uint64_t cc_agent_callsite(void)
     return id;
 }
 
+/* CUCHECK_TIMING=1: say on stderr how long symbolizing took (the suspected cost at the exit of
+ * big programs: libdw loads the symbol tables of libtorch, cuDNN, cuBLAS on first use). */
+static int cc_stacks_timing(void)
+{
+    static int cached = -1;
+    if (cached < 0) {
+        const char *v = getenv("CUCHECK_TIMING");
+        cached = v != NULL && strcmp(v, "1") == 0;
+    }
+    return cached;
+}
+
 void cc_agent_stacks_flush(void)
 {
+    uint64_t t0 = cc_stacks_timing() ? cc_agent_now_ns() : 0;
+    unsigned nstacks = 0, nframes = 0;
     pthread_mutex_lock(&cc_stacks_lock);
     cc_raw_stack *r = cc_raw_head;
     cc_raw_head = NULL;
@@ -258,10 +272,17 @@ void cc_agent_stacks_flush(void)
     while (r != NULL) {
         cc_raw_stack *next = r->next;
         cc_define_stack(r->id, r->pcs, r->npcs, (const char (*)[CC_FRAME_TEXT])r->py, r->npy);
+        nstacks++;
+        nframes += (unsigned)r->npcs;
         free(r);
         r = next;
     }
     pthread_mutex_unlock(&cc_stacks_lock);
+    if (t0 != 0 && nstacks != 0) {
+        fprintf(stderr, "cucheck: timing: symbolized %u new stack(s), %u native frames, in %.1f ms "
+                        "(%s)\n", nstacks, nframes, (double)(cc_agent_now_ns() - t0) / 1e6,
+                cc_host_symbolizer_name());
+    }
 }
 
 void cc_agent_stacks_after_fork(void)

@@ -1,12 +1,14 @@
-/* The instrumentation manager (memcheck's device side in the agent): mirrors live allocations
- * into a device-resident sorted table per context, patches modules with memcheck's device
- * checks, decides per launch whether it runs checked (--mode full: all; adaptive: the first
- * --checks-per-kernel launches of each kernel and launch shape, after which a module whose
- * launches no longer need checking is unpatched), binds a per-launch record slot with
- * sanitizerSetLaunchCallbackData, and at LAUNCH_END waits for the launch, reads the violations
- * back and emits them as CC_EV_DEVICE_ACCESS_ERROR events (pc -> file:line from the module's
- * cubin). Inactive unless the tool is memcheck. Files: instr_state.c (contexts, table, slots),
- * instr_modules.c (modules, functions, patch policy), instr_launch.c (launch begin/end). */
+/* The instrumentation manager, serving one client per process (instr_internal.h): memcheck
+ * (instr_mc.c: device checks, violations back) or streamcheck (sc_client.c: per-allocation
+ * access ranges reduced on the device). It mirrors live allocations into a device-resident
+ * sorted table per context, patches modules with the client's patch functions, asks the client
+ * per launch whether it runs instrumented (unpatching a module whose launches no longer need
+ * it, re-patching with back-off), binds a per-launch slot (the client's device header and host
+ * records) with sanitizerSetLaunchCallbackData, and at LAUNCH_END waits for the launch and lets
+ * the client drain the slot into events carrying the launch's id. Inactive for other tools and
+ * for streamcheck --mode api. Files: instr_state.c (contexts, table, slots), instr_modules.c
+ * (modules, patching, the shared unpatch/repatch policy), instr_launch.c (activation, launch
+ * begin/end). */
 #ifndef CUCHECK_AGENT_INSTR_H
 #define CUCHECK_AGENT_INSTR_H
 

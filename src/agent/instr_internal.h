@@ -1,4 +1,6 @@
-/* Internals shared by the instrumentation manager's files (see instr.h). */
+/* Internals shared by the instrumentation manager's files (see instr.h): its state, the client
+ * description a tool gives it (instr_mc.c: memcheck, sc_client.c: streamcheck), and the
+ * functions of instr_state.c / instr_modules.c / instr_launch.c. */
 #ifndef CUCHECK_AGENT_INSTR_INTERNAL_H
 #define CUCHECK_AGENT_INSTR_INTERNAL_H
 
@@ -6,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sanitizer.h>
+#include "cucheck/event.h"
 #include "patch_records.h"
 #include "symbols/lines.h"
 #include "tools/memcheck/memcheck_options.h"
@@ -16,11 +19,52 @@
  * at most CC_INSTR_MAX_REPATCH times (the back-off keeps busy modules patched longer). */
 #define CC_INSTR_MAX_REPATCH 16
 
+#define CC_INSTR_HDR_MAX 8192     /* bytes of a client's per-launch device header at most */
+#define CC_INSTR_MAX_CLASSES 8     /* instruction classes a client patches */
+
 typedef struct cc_instr_slot {
     int busy;
-    cc_mc_launch *dev;             /* device copy read by the patches */
-    cc_mc_site *sites;             /* pinned host memory, CC_MC_MAX_SITES */
+    void *dev;                     /* the client's header in device memory (its patches' userdata) */
+    void *host;                    /* the client's pinned host records (NULL if it has none) */
+    void *extra;                   /* the client's own per-slot state (it allocates and frees it) */
 } cc_instr_slot;
+
+struct cc_instr_ctx;
+struct cc_instr_module;
+
+/* What a tool plugs into the manager (one tool per process). Every callback runs with
+ * cc_instr_g.lock held. */
+typedef struct cc_instr_client {
+    const char *name;              /* "memcheck", "streamcheck": for notes */
+    struct {
+        Sanitizer_InstructionId id;
+        const char *fn;            /* patch function (patch_records.h) */
+    } classes[CC_INSTR_MAX_CLASSES];
+    size_t nclasses;
+    size_t dev_bytes;              /* per-slot device header (<= CC_INSTR_HDR_MAX) */
+    size_t host_bytes;             /* per-slot pinned host records (0: none) */
+    /* Launch policy: 1 if this launch runs instrumented (m NULL: a module never seen). It
+     * patches/unpatches the module as needed (cc_instr_module_want). */
+    int (*decide)(const Sanitizer_LaunchData *d, struct cc_instr_module *m, const cc_event *launch);
+    /* Fill the header for slot `slot` into hdr (dev_bytes, zeroed) before it is uploaded on the
+     * launch's stream; may enqueue its own work on d->hStream. 0 ok. */
+    int (*fill)(struct cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *hdr);
+    /* decide said yes, but the launch could not be bound (no slot, fill or upload failed): it
+     * runs uninstrumented. May be NULL. */
+    void (*unbound)(const Sanitizer_LaunchData *d);
+    /* At LAUNCH_END, after the stream was synchronized (device_ok: the device is readable):
+     * read the slot back, emit events for launch_id, reset it. Returns 1 to stop the program. */
+    int (*drain)(struct cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d,
+                 struct cc_instr_module *m, int device_ok, uint64_t launch_id);
+    /* A context's buffers were just made: set up per-context client state (c->client_state,
+     * e.g. a device heap table). 0 ok, else the context runs uninstrumented. May be NULL. */
+    int (*ctx_init)(struct cc_instr_ctx *c);
+    /* The context is being destroyed: free the slots' extra and the client state (device memory
+     * goes with the context). May be NULL. */
+    void (*ctx_destroy)(struct cc_instr_ctx *c);
+    /* A module is being unloaded (forget what was cached about it). May be NULL. */
+    void (*module_unloading)(CUmodule module);
+} cc_instr_client;
 
 typedef struct cc_instr_ctx {
     CUcontext ctx;
@@ -28,8 +72,9 @@ typedef struct cc_instr_ctx {
     cc_mc_range *dev_table;
     size_t dev_cap;                /* ranges the device buffer holds */
     cc_instr_slot slots[CC_INSTR_SLOTS];
-    cc_mc_launch *dev_slots;       /* one device allocation for all slots */
-    cc_mc_site *host_sites;        /* one pinned allocation for all slots' sites */
+    void *dev_slots;               /* one device allocation for all slots' headers */
+    void *host_slots;              /* one pinned allocation for all slots' host records */
+    void *client_state;            /* the client's per-context state (ctx_init/ctx_destroy) */
     int broken;                    /* allocation failed: no checks in this context */
 } cc_instr_ctx;
 
@@ -46,8 +91,9 @@ typedef struct cc_instr_module {
 } cc_instr_module;
 
 typedef struct cc_instr_state {
-    int active;                    /* tool is memcheck and patches exist */
-    cc_memcheck_config cfg;
+    int active;                    /* a client is set and patches exist */
+    const cc_instr_client *client;
+    cc_memcheck_config cfg;        /* memcheck's options (instr_mc.c) */
     pthread_mutex_t lock;          /* guards everything below and all Sanitizer patching calls */
     /* live allocations, host copy, sorted by base */
     cc_mc_range *table;
@@ -89,8 +135,16 @@ void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d);
 void cc_instr_module_unloading(CUmodule m);
 int cc_instr_module_patch(cc_instr_module *m);          /* 0 ok */
 void cc_instr_module_unpatch(cc_instr_module *m);
-/* Adaptive/full decision for one launch: 1 check it. */
-int cc_instr_should_check(const Sanitizer_LaunchData *d, cc_instr_module *m);
+/* The shared patch policy for one launch: want = the client instruments it. Not wanted: the
+ * module's quiet count grows and, if may_unpatch, it is unpatched after (1 << repatches) quiet
+ * launches. Wanted: the module is (re-)patched if needed, at most CC_INSTR_MAX_REPATCH times.
+ * Returns 1 if the launch can run instrumented (wanted and the module is patched). */
+int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch);
+/* instr_mc.c: memcheck's client (its options in cc_instr_g.cfg). */
+const cc_instr_client *cc_mc_client_init(void);
+/* sc_client.c: streamcheck's client; NULL when --mode api (nothing instrumented). */
+const cc_instr_client *cc_sc_client_init(void);
+
 /* pc (as the patch saw it) -> offset in the kernel and file:line. */
 void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t pc, uint64_t *offset,
                          const char **file, uint32_t *line);

@@ -1,9 +1,11 @@
-/* Instrumentation manager, entry points (instr.h): activation for memcheck, the allocation and
- * module callbacks, and per launch: at LAUNCH_BEGIN the policy decides, the table is brought up
- * to date and a slot is bound with sanitizerSetLaunchCallbackData; at LAUNCH_END the agent
- * waits for the launch (sanitizerStreamSynchronize), reads the violations from the slot's pinned
- * records (readable even when the kernel faulted), emits one CC_EV_DEVICE_ACCESS_ERROR per
- * site, and frees the slot. With --on-error stop the program ends after such a launch. */
+/* Instrumentation manager, entry points (instr.h): activation (memcheck or streamcheck as the
+ * client), the allocation and module callbacks, and per launch: at LAUNCH_BEGIN the client's
+ * policy decides, the table is brought up to date, a slot is taken, the client fills its header,
+ * which is uploaded on the launch's stream and bound with sanitizerSetLaunchCallbackData; at
+ * LAUNCH_END the agent waits for the launch (sanitizerStreamSynchronize) and the client drains
+ * the slot (memcheck: violations, readable from pinned memory even when the kernel faulted;
+ * streamcheck: access ranges), emitting events with the launch's id. A client may ask to stop
+ * the program after a launch (memcheck --on-error stop). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,28 +26,50 @@ typedef struct cc_instr_current {
 
 static _Thread_local cc_instr_current cc_cur;
 
-void cc_instr_init(void)
+/* The client for this process's tool, or NULL (after saying why on stderr where it matters). */
+static const cc_instr_client *pick_client(void)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (strcmp(cc_agent_g.tool, "memcheck") != 0 || !cc_agent_g.subscribed) {
-        return;
+    int memcheck = strcmp(cc_agent_g.tool, "memcheck") == 0;
+    if (!memcheck && strcmp(cc_agent_g.tool, "streamcheck") != 0) {
+        return NULL;
     }
     const char *file = getenv(CC_ENV_PATCHES);
     if (!cc_agent_patches_embedded() && (file == NULL || file[0] == '\0')) {
-        fprintf(stderr, "cucheck: memcheck: this agent was built without device patches; "
-                        "only host-side checks run\n");
-        return;
+        fprintf(stderr, memcheck ? "cucheck: memcheck: this agent was built without device "
+                                   "patches; only host-side checks run\n"
+                                 : "cucheck: streamcheck: this agent was built without device "
+                                   "patches; kernel access sets are inferred from pointer "
+                                   "arguments only\n");
+        return NULL;
+    }
+    if (!memcheck) {
+        return cc_sc_client_init();
     }
     char err[256];
     if (cc_memcheck_config_parse(&g->cfg, getenv(CC_ENV_OPTIONS), err, sizeof err) != 0) {
         fprintf(stderr, "cucheck: memcheck: %s; device checks are off\n", err);
+        return NULL;
+    }
+    return cc_mc_client_init();
+}
+
+void cc_instr_init(void)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!cc_agent_g.subscribed) {
         return;
     }
+    const cc_instr_client *cl = pick_client();
+    if (cl == NULL || cl->dev_bytes > CC_INSTR_HDR_MAX) {
+        return;
+    }
+    g->client = cl;
     g->active = 1;
     if (sanitizerEnableCallback(1, cc_agent_g.subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
                                 SANITIZER_CBID_LAUNCH_END) != SANITIZER_SUCCESS) {
-        fprintf(stderr, "cucheck: memcheck: cannot enable launch-end callbacks; device checks "
-                        "are off\n");
+        fprintf(stderr, "cucheck: %s: cannot enable launch-end callbacks; device-side "
+                        "instrumentation is off\n", cl->name);
         g->active = 0;
     }
 }
@@ -94,6 +118,31 @@ void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
     pthread_mutex_unlock(&g->lock);
 }
 
+/* Take a slot, fill and upload its header, bind it to the launch. The slot index or -1. */
+static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (cc_instr_ctx_sync_table(c, d->hStream) != 0) {
+        return -1;
+    }
+    int slot = cc_instr_slot_take(c);
+    if (slot < 0) {
+        g->no_slot++;
+        return -1;
+    }
+    _Alignas(16) unsigned char hdr[CC_INSTR_HDR_MAX];
+    memset(hdr, 0, g->client->dev_bytes);
+    if (g->client->fill(c, slot, d, hdr) == 0 &&
+        sanitizerMemcpyHostToDeviceAsync(c->slots[slot].dev, hdr, g->client->dev_bytes,
+                                         d->hStream) == SANITIZER_SUCCESS &&
+        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream,
+                                       c->slots[slot].dev) == SANITIZER_SUCCESS) {
+        return slot;
+    }
+    c->slots[slot].busy = 0;
+    return -1;
+}
+
 void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
 {
     cc_instr_state *g = &cc_instr_g;
@@ -102,125 +151,26 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     }
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
-    int check = cc_instr_should_check(d, m);
-    cc_instr_ctx *c = check ? cc_instr_ctx_get(d->context) : NULL;
-    int slot = -1;
-    if (c != NULL && cc_instr_ctx_sync_table(c, d->hStream) == 0) {
-        slot = cc_instr_slot_take(c);
-        if (slot < 0) {
-            g->no_slot++;
-        }
-    }
+    int want = g->client->decide(d, m, ev);
+    cc_instr_ctx *c = want ? cc_instr_ctx_get(d->context) : NULL;
+    int slot = c != NULL ? bind_slot(c, d) : -1;
     if (slot >= 0) {
-        cc_mc_launch hdr;
-        memset(&hdr, 0, sizeof hdr);
-        hdr.magic = CC_MC_LAUNCH_MAGIC;
-        hdr.flags = g->cfg.stop_on_error ? CC_MC_FLAG_STOP : 0;
-        hdr.ntable = g->ntable;
-        hdr.table = c->dev_table;
-        hdr.sites = c->slots[slot].sites;
-        if (sanitizerMemcpyHostToDeviceAsync(c->slots[slot].dev, &hdr, sizeof hdr, d->hStream) ==
-                SANITIZER_SUCCESS &&
-            sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream,
-                                           c->slots[slot].dev) == SANITIZER_SUCCESS) {
-            g->inflight++;
-            g->checked_launches++;
-            cc_cur.set = 1;
-            cc_cur.launch = d->hLaunch;
-            cc_cur.ctx = d->context;
-            cc_cur.module = d->module;
-            cc_cur.slot = slot;
-            cc_cur.launch_id = ev->u.launch.launch_id;
-            ev->u.launch.flags |= CC_LAUNCH_FLAG_INSTRUMENTED;
-        } else {
-            c->slots[slot].busy = 0;
-            slot = -1;
-        }
+        g->inflight++;
+        g->checked_launches++;
+        cc_cur.set = 1;
+        cc_cur.launch = d->hLaunch;
+        cc_cur.ctx = d->context;
+        cc_cur.module = d->module;
+        cc_cur.slot = slot;
+        cc_cur.launch_id = ev->u.launch.launch_id;
+        ev->u.launch.flags |= CC_LAUNCH_FLAG_INSTRUMENTED;
+    } else if (want && g->client->unbound != NULL) {
+        g->client->unbound(d);
     }
     if (slot < 0 && m != NULL && m->patched) {
         sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
     }
     pthread_mutex_unlock(&g->lock);
-}
-
-/* The sample to show for a site: the lowest block, then the lowest thread. */
-static const cc_mc_sample *first_sample(const cc_mc_site *s, uint32_t *nvalid)
-{
-    const cc_mc_sample *best = NULL;
-    *nvalid = 0;
-    for (int i = 0; i < CC_MC_SAMPLES; i++) {
-        if (!s->sample_valid[i]) {
-            continue;
-        }
-        (*nvalid)++;
-        const cc_mc_sample *x = &s->samples[i];
-        if (best == NULL ||
-            x->block[2] < best->block[2] ||
-            (x->block[2] == best->block[2] && (x->block[1] < best->block[1] ||
-            (x->block[1] == best->block[1] && (x->block[0] < best->block[0] ||
-            (x->block[0] == best->block[0] && (x->thread[2] < best->thread[2] ||
-            (x->thread[2] == best->thread[2] && (x->thread[1] < best->thread[1] ||
-            (x->thread[1] == best->thread[1] && x->thread[0] < best->thread[0])))))))))) {
-            best = x;
-        }
-    }
-    return best;
-}
-
-static uint32_t access_flags_of(uint16_t f)
-{
-    uint32_t out = 0;
-    if (f & CC_PATCH_ACCESS_READ) {
-        out |= CC_ACCESS_FLAG_READ;
-    }
-    if (f & CC_PATCH_ACCESS_WRITE) {
-        out |= CC_ACCESS_FLAG_WRITE;
-    }
-    if ((f & CC_PATCH_ACCESS_READ) && (f & CC_PATCH_ACCESS_WRITE)) {
-        out |= CC_ACCESS_FLAG_ATOMIC;
-    }
-    return out;
-}
-
-/* Read the slot's sites, emit their events, clear them. Returns the number of sites. */
-static int drain_slot(cc_instr_slot *slot, const Sanitizer_LaunchData *d, cc_instr_module *m,
-                      int device_ok)
-{
-    int nsites = 0;
-    unsigned int counts[CC_MC_MAX_SITES];
-    int have_counts = 0;
-    for (int i = 0; i < CC_MC_MAX_SITES; i++) {
-        cc_mc_site *s = &slot->sites[i];
-        if (!s->valid) {
-            continue;
-        }
-        if (!have_counts && device_ok) {
-            have_counts = sanitizerMemcpyDeviceToHost(counts, slot->dev->counts, sizeof counts,
-                                                      d->hStream) == SANITIZER_SUCCESS;
-        }
-        uint32_t nvalid = 0;
-        const cc_mc_sample *x = first_sample(s, &nvalid);
-        if (x != NULL) {
-            cc_event ev;
-            cc_agent_event_init(&ev, CC_EV_DEVICE_ACCESS_ERROR);
-            cc_ev_device_access_error *e = &ev.u.device_access_error;
-            e->launch_id = cc_cur.launch_id;
-            e->kernel = d->functionName != NULL ? d->functionName : "";
-            cc_instr_resolve_pc(m, e->kernel, s->pc, &e->pc, &e->file, &e->line);
-            memcpy(e->block, x->block, sizeof e->block);
-            memcpy(e->thread, x->thread, sizeof e->thread);
-            e->address = x->address;
-            e->size = x->size;
-            e->flags = access_flags_of(x->flags);
-            e->space = x->space;
-            e->violation = s->violation;
-            e->count = have_counts && counts[i] >= nvalid ? counts[i] : nvalid;
-            cc_agent_emit(&ev);
-            nsites++;
-        }
-        memset(s, 0, sizeof *s);
-    }
-    return nsites;
 }
 
 void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
@@ -235,23 +185,23 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
     }
     cc_cur.set = 0;
     /* The launch's results are complete once its stream is idle; a kernel that faulted still
-     * left its records in pinned host memory. */
+     * left memcheck's records in pinned host memory. */
     int device_ok = sanitizerStreamSynchronize(d->hStream) == SANITIZER_SUCCESS;
     pthread_mutex_lock(&g->lock);
     cc_instr_ctx *c = cc_instr_ctx_get(cc_cur.ctx);
     cc_instr_module *m = cc_instr_module_find(cc_cur.module);
-    int nsites = 0;
+    int stop = 0;
     if (c != NULL) {
-        nsites = drain_slot(&c->slots[cc_cur.slot], d, m, device_ok);
+        stop = g->client->drain(c, cc_cur.slot, d, m, device_ok, cc_cur.launch_id);
         c->slots[cc_cur.slot].busy = 0;
     }
     g->inflight--;
     cc_instr_free_graveyard();
-    int stop = nsites > 0 && g->cfg.stop_on_error;
+    const char *name = g->client->name;
     pthread_mutex_unlock(&g->lock);
     if (stop) {
-        fprintf(stderr, "cucheck: memcheck stops the program after an invalid access in launch "
-                        "#%llu (--on-error stop)\n", (unsigned long long)cc_cur.launch_id);
+        fprintf(stderr, "cucheck: %s stops the program after an invalid access in launch "
+                        "#%llu (--on-error stop)\n", name, (unsigned long long)cc_cur.launch_id);
         cc_agent_close_outputs(CC_EXIT_FAST, 1);
         _exit(1);
     }

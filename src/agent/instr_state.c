@@ -1,6 +1,7 @@
 /* Instrumentation manager, state: the host copy of the live-allocation table (sorted ranges),
  * its device copies (one per context, re-uploaded only when the table changed), and each
- * context's pool of per-launch slots (device descriptor + pinned host violation records).
+ * context's pool of per-launch slots (the client's device header + pinned host records, sized
+ * by the client).
  * Every function here runs with cc_instr_g.lock held. */
 #include <stdlib.h>
 #include <string.h>
@@ -76,25 +77,36 @@ void cc_instr_table_remove(uint64_t base)
     }
 }
 
+static size_t round_up(size_t n)
+{
+    return (n + 255u) & ~(size_t)255u;
+}
+
 static int ctx_setup(cc_instr_ctx *c)
 {
+    const cc_instr_client *cl = cc_instr_g.client;
+    size_t dev_stride = round_up(cl->dev_bytes);
+    size_t host_stride = round_up(cl->host_bytes);
     void *p = NULL;
-    if (sanitizerAlloc(c->ctx, &p, sizeof(cc_mc_launch) * CC_INSTR_SLOTS) != SANITIZER_SUCCESS) {
+    if (sanitizerAlloc(c->ctx, &p, dev_stride * CC_INSTR_SLOTS) != SANITIZER_SUCCESS) {
         return -1;
     }
     c->dev_slots = p;
     p = NULL;
-    size_t site_bytes = sizeof(cc_mc_site) * CC_MC_MAX_SITES * CC_INSTR_SLOTS;
-    if (sanitizerAllocHost(c->ctx, &p, site_bytes) != SANITIZER_SUCCESS) {
-        return -1;
+    if (cl->host_bytes > 0) {
+        if (sanitizerAllocHost(c->ctx, &p, host_stride * CC_INSTR_SLOTS) != SANITIZER_SUCCESS) {
+            return -1;
+        }
+        c->host_slots = p;
+        memset(c->host_slots, 0, host_stride * CC_INSTR_SLOTS);
     }
-    c->host_sites = p;
-    memset(c->host_sites, 0, site_bytes);
     for (size_t i = 0; i < CC_INSTR_SLOTS; i++) {
-        c->slots[i].dev = c->dev_slots + i;
-        c->slots[i].sites = c->host_sites + i * CC_MC_MAX_SITES;
+        c->slots[i].dev = (unsigned char *)c->dev_slots + i * dev_stride;
+        c->slots[i].host = cl->host_bytes > 0 ? (unsigned char *)c->host_slots + i * host_stride
+                                              : NULL;
+        c->slots[i].extra = NULL;
     }
-    return 0;
+    return cl->ctx_init != NULL ? cl->ctx_init(c) : 0;
 }
 
 cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx)
@@ -116,8 +128,8 @@ cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx)
     c->table_version = UINT64_MAX;
     if (ctx_setup(c) != 0) {
         c->broken = 1;
-        cc_agent_note("memcheck: cannot allocate its per-launch buffers in context %p: "
-                      "launches there run unchecked", (void *)ctx);
+        cc_agent_note("%s: cannot allocate its per-launch buffers in context %p: "
+                      "launches there run uninstrumented", g->client->name, (void *)ctx);
         return NULL;
     }
     return c;
@@ -136,8 +148,11 @@ void cc_instr_ctx_destroy(CUcontext ctx)
                     k++;
                 }
             }
-            if (g->ctxs[i].host_sites != NULL) {
-                sanitizerFreeHost(ctx, g->ctxs[i].host_sites);
+            if (g->client->ctx_destroy != NULL) {
+                g->client->ctx_destroy(&g->ctxs[i]);
+            }
+            if (g->ctxs[i].host_slots != NULL) {
+                sanitizerFreeHost(ctx, g->ctxs[i].host_slots);
             }
             g->ctxs[i] = g->ctxs[--g->nctx];
             return;

@@ -1,9 +1,12 @@
 /* cucheck_agent_stacktest: checks host stack capture and symbolization without a GPU. It captures
  * its own stack three calls deep and requires the frames, innermost first, to name
  * cc_test_leaf, cc_test_middle and main; with libdw also this file and the line of each call.
- * Prints the frames and "stacktest: ok", or what went wrong; exit 0 / 1. */
+ * Prints the frames and "stacktest: ok", or what went wrong; exit 0 / 1. Then it measures the
+ * per-launch price of a capture: ns per cc_host_unwind at 8, 24 and 40 frames deep (the depth
+ * of a launch from a C program through libcudart/libcuda/the Sanitizer is about 20-30). */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "host_symbolize.h"
 #include "host_unwind.h"
 
@@ -45,6 +48,38 @@ static int cc_expect(const char *fn, int line, int *from, int with_lines)
     return -1;
 }
 
+static uint64_t cc_bench_pcs[64];
+static volatile int cc_bench_sink, cc_bench_n;
+
+/* Recurses depth frames, then captures iters times; returns ns per capture. */
+__attribute__((noinline)) static double cc_bench_at(int depth, int iters)
+{
+    if (depth > 0) {
+        double r = cc_bench_at(depth - 1, iters);
+        __asm__ volatile("" ::: "memory");
+        return r;
+    }
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int i = 0; i < iters; i++) {
+        cc_bench_n = cc_host_unwind(cc_bench_pcs, 48);
+        cc_bench_sink += cc_bench_n;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / iters;
+}
+
+static void cc_bench(void)
+{
+    static const int depths[] = {8, 24, 40};
+    for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+        cc_bench_at(depths[i], 1000); /* warm the unwinder's caches */
+        double ns = cc_bench_at(depths[i], 20000);
+        printf("stacktest: capture %d frames deep: %.0f ns (%d pcs, %s)\n", depths[i], ns,
+               cc_bench_n, cc_host_unwinder_name());
+    }
+}
+
 int main(void)
 {
     cc_main_line = __LINE__ + 1;
@@ -66,5 +101,6 @@ int main(void)
         return 1;
     }
     printf("stacktest: ok\n");
+    cc_bench();
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "agent.h"
 #include "access_infer.h"
+#include "coredump_agent.h"
 #include "core/cuda_errors.h"
 
 static _Thread_local int cc_runtime_depth;
@@ -145,5 +146,6 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     ev.u.api_error.error_string = error_text != NULL ? error_text : "";
     ev.u.api_error.callsite = cc_agent_callsite();
     cc_agent_stacks_flush(); /* the stacks of the launches it may be attributed to */
+    if (cc_cuda_error_is_sticky(api, code)) cc_agent_coredump_on_sticky(); /* DEVICE_FAULT */
     cc_agent_emit(&ev);
 }

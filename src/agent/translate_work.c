@@ -35,6 +35,7 @@ void cc_agent_fill_launch(cc_event *ev, const Sanitizer_LaunchData *d)
     l->cluster[2] = d->clusterDim_z;
     l->stream = cc_agent_stream_id(d->stream, d->hStream);
     l->launch_id = atomic_fetch_add(&cc_agent_g.next_launch_id, 1);
+    l->grid_id = d->gridId; /* names the grid in a GPU core dump */
     /* Dynamic shared memory size and the cooperative flag are not in the launch data. */
 }
 

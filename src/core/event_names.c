@@ -51,6 +51,7 @@ static const char *const kind_names[] = {
     [CC_EV_CAPTURE_BEGIN] = "capture_begin",
     [CC_EV_CAPTURE_END] = "capture_end",
     [CC_EV_DEVICE_ACCESS_ERROR] = "device_access_error",
+    [CC_EV_DEVICE_FAULT] = "device_fault",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 

@@ -154,8 +154,11 @@ int cc_evt_decode_payload(uint32_t kind, const unsigned char *payload, size_t le
     ev->h.kind = kind;
     if (get_u32(&d, "tid", &ev->h.tid) || get_u64(&d, "timestamp", &ev->h.timestamp))
         return -1;
-    for (size_t i = 0; i < nf; i++)
+    for (size_t i = 0; i < nf; i++) {
+        if (f[i].appended && d.pos == d.len)
+            break; /* an older writer's payload: appended numeric fields stay 0 */
         if (get_field(&d, &f[i], (char *)ev)) return -1;
+    }
     /* Remaining bytes are fields appended by a newer writer: ignored. */
     return 0;
 }

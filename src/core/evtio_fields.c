@@ -7,8 +7,10 @@
 #include "core/event_names.h"
 
 #define OFF(m) offsetof(cc_event, u.m)
-#define F(k, t, m) { k, t, OFF(m), 0, NULL, NULL }
-#define E(k, m, nm, fn) { k, CC_FT_ENUM, OFF(m), 0, nm, fn }
+#define F(k, t, m) { k, t, OFF(m), 0, NULL, NULL, 0 }
+#define E(k, m, nm, fn) { k, CC_FT_ENUM, OFF(m), 0, nm, fn, 0 }
+/* A numeric field appended to an existing kind (older payloads end before it: read as 0). */
+#define FA(k, t, m) { k, t, OFF(m), 0, NULL, NULL, 1 }
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const cc_evt_field process_start[] = {
@@ -112,6 +114,7 @@ static const cc_evt_field launch[] = {
     F("callsite", CC_FT_HANDLE, launch.callsite),
     F("graph_exec", CC_FT_HANDLE, launch.graph_exec),
     F("graph_node", CC_FT_HANDLE, launch.graph_node),
+    FA("grid_id", CC_FT_U64, launch.grid_id),
 };
 
 static const cc_evt_field memcpy_[] = {
@@ -163,7 +166,7 @@ static const cc_evt_field graph_node[] = {
     F("graph_exec", CC_FT_HANDLE, graph_node.graph_exec),
     F("node", CC_FT_HANDLE, graph_node.node),
     E("type", graph_node.type, cc_graph_node_type_name, cc_graph_node_type_from_name),
-    { "deps", CC_FT_DEPS, OFF(graph_node.deps), OFF(graph_node.ndeps), NULL, NULL },
+    { "deps", CC_FT_DEPS, OFF(graph_node.deps), OFF(graph_node.ndeps), NULL, NULL, 0 },
 };
 
 static const cc_evt_field host_func[] = {
@@ -185,7 +188,7 @@ static const cc_evt_field api_error[] = {
 
 static const cc_evt_field host_stack[] = {
     F("id", CC_FT_HANDLE, host_stack.id),
-    { "frames", CC_FT_FRAMES, OFF(host_stack.frames), OFF(host_stack.nframes), NULL, NULL },
+    { "frames", CC_FT_FRAMES, OFF(host_stack.frames), OFF(host_stack.nframes), NULL, NULL, 0 },
 };
 
 static const cc_evt_field kernel_activity[] = {
@@ -316,6 +319,28 @@ static const cc_evt_field device_access_error[] = {
     F("count", CC_FT_U64, device_access_error.count),
 };
 
+static const cc_evt_field device_fault[] = {
+    F("grid_id", CC_FT_U64, device_fault.grid_id),
+    F("device", CC_FT_I32, device_fault.device),
+    F("exception", CC_FT_U32, device_fault.exception),
+    F("exception_name", CC_FT_STR, device_fault.exception_name),
+    F("kernel", CC_FT_STR, device_fault.kernel),
+    F("pc", CC_FT_ADDR, device_fault.pc),
+    F("pc_offset", CC_FT_ADDR, device_fault.pc_offset),
+    F("file", CC_FT_STR, device_fault.file),
+    F("line", CC_FT_U32, device_fault.line),
+    F("block", CC_FT_DIM3, device_fault.block),
+    F("thread", CC_FT_DIM3, device_fault.thread),
+    F("grid", CC_FT_DIM3, device_fault.grid),
+    F("block_dim", CC_FT_DIM3, device_fault.block_dim),
+    F("sm", CC_FT_U32, device_fault.sm),
+    F("warp", CC_FT_U32, device_fault.warp),
+    F("lane", CC_FT_U32, device_fault.lane),
+    F("host_tid", CC_FT_U32, device_fault.host_tid),
+    F("faulting_lanes", CC_FT_U32, device_fault.faulting_lanes),
+    F("dump", CC_FT_STR, device_fault.dump),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -365,6 +390,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_CAPTURE_BEGIN] = T(capture),
     [CC_EV_CAPTURE_END] = T(capture),
     [CC_EV_DEVICE_ACCESS_ERROR] = T(device_access_error),
+    [CC_EV_DEVICE_FAULT] = T(device_fault),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

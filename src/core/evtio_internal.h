@@ -43,6 +43,8 @@ typedef struct cc_evt_field {
     size_t off2;            /* DEPS / FRAMES: offset of the count */
     const char *(*name)(uint32_t);      /* ENUM */
     int (*from_name)(const char *);     /* ENUM */
+    int appended;           /* 1: added after the kind's first version; a payload that ends
+                             * right before it (an older writer) reads it as 0 */
 } cc_evt_field;
 
 /* Fields of a known kind (NULL and *n = 0 for unknown kinds). */

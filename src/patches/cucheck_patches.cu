@@ -1,7 +1,9 @@
 // Device patch code injected by the Compute Sanitizer API (compiled with
 // `nvcc --fatbin --compile-as-tools-patch`, embedded into the agent; layouts in patch_records.h).
-// cc_mc_*_access are memcheck's checks: they look each global access up in the launch's
-// allocation table, check alignment, and write only violations (deduplicated by pc) back. Every patch runs before its instruction; returning
+// cc_mc_* are memcheck's checks: global accesses against the launch's allocation table (an
+// 8-ary search of independent loads) and the context's device-heap table,
+// shared/local accesses against their windows, cp.async, device-side malloc/free; only
+// violations (deduplicated by pc) go back. Every patch runs before its instruction; returning
 // SANITIZER_PATCH_ERROR makes the whole warp exit, which memcheck uses for --on-error stop.
 #include <sanitizer_patching.h>
 #include "patch_records.h"
@@ -14,27 +16,88 @@ template <typename A> struct cc_same_type<A, A> { static const bool value = true
 
 // ---- memcheck (patch_records.h, "memcheck"): check on the device, keep only violations ----
 
+// Index of the first range with base > a (0: a lies before every range). An 8-ary search: each
+// step loads 7 pivots that do not depend on each other (issued back to back, one memory latency
+// per step instead of one per halving), the last step up to 8 bases. A table of up to 8 ranges
+// costs one latency, 64 two, 512 three (a binary search: 4, 7, 10), plus the final end load.
+// Lanes of a warp whose accesses fall in one allocation take the same path and load the same
+// addresses (broadcast), so the warp pays for one search.
+static __device__ __forceinline__ uint64_t cc_mc_upper(const cc_mc_range *t, uint64_t n, uint64_t a)
+{
+    uint64_t lo = 0, hi = n;
+    while (hi - lo > 8) {
+        uint64_t seg = (hi - lo) >> 3; // >= 1
+        unsigned long long b[7];
+#pragma unroll
+        for (int j = 0; j < 7; j++) {
+            b[j] = t[lo + (uint64_t)(j + 1) * seg].base;
+        }
+        uint64_t nlo = lo, nhi = hi;
+#pragma unroll
+        for (int j = 0; j < 7; j++) {
+            uint64_t p = lo + (uint64_t)(j + 1) * seg;
+            if (b[j] <= a) {
+                nlo = p + 1;
+            } else if (p < nhi) {
+                nhi = p;
+            }
+        }
+        lo = nlo;
+        hi = nhi;
+    }
+    uint64_t below = 0;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        uint64_t i = lo + (uint64_t)j;
+        below += (i < hi && t[i].base <= a) ? 1u : 0u;
+    }
+    return lo + below;
+}
+
 // 1 if [a, a + size) lies inside one live allocation of the launch's table.
 static __device__ __forceinline__ bool cc_mc_in_table(const cc_mc_range *t, uint64_t n, uint64_t a,
                                                       uint32_t size)
 {
-    uint64_t lo = 0, hi = n;
-    while (lo < hi) { // first range with base > a
-        uint64_t mid = (lo + hi) >> 1;
-        if (t[mid].base <= a) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+    uint64_t i = cc_mc_upper(t, n, a);
+    return i > 0 && a + size <= t[i - 1].end;
+}
+
+// Device heap verdict for a global access that is in no table range: 0 (inside a live device
+// malloc block, or in the heap's span while some blocks went unrecorded), CC_MC_VIOL_HEAP_* (in
+// the heap's span but in no live block), or CC_MC_VIOL_OUT_OF_BOUNDS (not heap memory).
+static __device__ __noinline__ uint32_t cc_mc_heap_verdict(cc_mc_heap *h, uint64_t a, uint32_t size)
+{
+    if (h == nullptr || h->magic != CC_MC_HEAP_MAGIC) {
+        return CC_MC_VIOL_OUT_OF_BOUNDS;
+    }
+    volatile cc_mc_heap *vh = h;
+    if (a < vh->lo || a >= vh->hi) {
+        return CC_MC_VIOL_OUT_OF_BOUNDS;
+    }
+    unsigned int n = vh->next;
+    n = n < CC_MC_HEAP_CAP ? n : CC_MC_HEAP_CAP;
+    uint32_t verdict = CC_MC_VIOL_HEAP_OVERRUN;
+    for (unsigned int i = n; i-- > 0;) { // newest first: a freed block's address may be reused
+        volatile cc_mc_heap_block *b = &vh->blocks[i];
+        unsigned int state = b->state;
+        if (state == 0u || a < b->base || a >= b->end) {
+            continue;
+        }
+        if (state == CC_MC_HEAP_LIVE) {
+            return a + size <= b->end ? 0u : CC_MC_VIOL_HEAP_OVERRUN;
+        }
+        if (verdict == CC_MC_VIOL_HEAP_OVERRUN) {
+            verdict = CC_MC_VIOL_HEAP_FREED; // keep looking for a live block at this address
         }
     }
-    return lo > 0 && a + size <= t[lo - 1].end;
+    return vh->overflow != 0u ? 0u : verdict;
 }
 
 static __device__ __noinline__ void cc_mc_record(cc_mc_launch *L, uint64_t pc, uint64_t addr,
                                                  uint32_t size, uint32_t flags, uint16_t space,
                                                  uint32_t violation)
 {
-    unsigned long long key = (unsigned long long)pc * 4ull + violation;
+    unsigned long long key = (unsigned long long)pc * 8ull + violation;
     unsigned int h = (unsigned int)((pc >> 4) % CC_MC_MAX_SITES);
     int idx = -1;
     bool claimed = false;
@@ -76,6 +139,28 @@ static __device__ __noinline__ void cc_mc_record(cc_mc_launch *L, uint64_t pc, u
     }
 }
 
+static __device__ __forceinline__ SanitizerPatchResult cc_mc_verdict(cc_mc_launch *L,
+                                                                     uint32_t violation)
+{
+    return violation != 0u && (L->flags & CC_MC_FLAG_STOP) ? SANITIZER_PATCH_ERROR
+                                                           : SANITIZER_PATCH_SUCCESS;
+}
+
+// The violation of a global access (0 if none); global = false for a generic pointer to
+// shared/local memory.
+static __device__ __forceinline__ uint32_t cc_mc_global_violation(cc_mc_launch *L, const cc_mc_range *t,
+                                                                  uint64_t n, uint64_t a,
+                                                                  uint32_t size, bool global)
+{
+    if (!global) {
+        return 0u;
+    }
+    if (size > 1u && (a & (uint64_t)(size - 1u)) != 0u) {
+        return CC_MC_VIOL_MISALIGNED;
+    }
+    return cc_mc_in_table(t, n, a, size) ? 0u : cc_mc_heap_verdict(L->heap, a, size);
+}
+
 extern "C" __device__ __noinline__ SanitizerPatchResult
 cc_mc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
                     const void *pData)
@@ -92,25 +177,52 @@ cc_mc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
     if (magic != CC_MC_LAUNCH_MAGIC) {
         return SANITIZER_PATCH_SUCCESS;
     }
-    if (!__isGlobal(ptr)) {
-        return SANITIZER_PATCH_SUCCESS; // a generic access to shared/local memory
-    }
     uint64_t a = (uint64_t)(uintptr_t)ptr;
-    uint32_t violation = 0;
-    if (accessSize > 1 && (a & (uint64_t)(accessSize - 1)) != 0) {
-        violation = CC_MC_VIOL_MISALIGNED;
-    } else if (!cc_mc_in_table(table, ntable, a, accessSize)) {
-        violation = CC_MC_VIOL_OUT_OF_BOUNDS;
+    // __isGlobal: a generic access to shared/local memory is not checked here.
+    uint32_t violation = cc_mc_global_violation(L, table, ntable, a, accessSize, __isGlobal(ptr));
+    if (violation != 0u) {
+        cc_mc_record(L, pc, a, accessSize, flags, CC_PATCH_SPACE_GLOBAL, violation);
     }
-    if (violation == 0) {
-        return SANITIZER_PATCH_SUCCESS;
-    }
-    cc_mc_record(L, pc, a, accessSize, flags, CC_PATCH_SPACE_GLOBAL, violation);
-    return (L->flags & CC_MC_FLAG_STOP) ? SANITIZER_PATCH_ERROR : SANITIZER_PATCH_SUCCESS;
+    return cc_mc_verdict(L, violation);
 }
 
-// Shared and local accesses arrive as offsets in the block's/thread's window, whose size the
-// launch data does not carry: only alignment is checked (the hardware traps window overruns).
+// End of the block's shared window: exact without dynamic shared memory; with it, the larger of
+// the aligned static part plus %dynamic_smem_size and %total_smem_size (the launch's whole
+// allocation, rounded up to the allocation unit), so that an over-aligned extern array never
+// reads as an overrun.
+static __device__ __forceinline__ uint32_t cc_mc_smem_end(const cc_mc_launch *L)
+{
+    uint32_t dyn, total;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
+    uint32_t end = L->smem_lo + L->smem_static;
+    if (dyn != 0u) {
+        asm("mov.u32 %0, %%total_smem_size;" : "=r"(total));
+        uint32_t aligned = (L->smem_static + CC_MC_DYN_SMEM_ALIGN - 1u) & ~(CC_MC_DYN_SMEM_ALIGN - 1u);
+        uint32_t e1 = L->smem_lo + aligned + dyn, e2 = L->smem_lo + total;
+        end = e1 > e2 ? e1 : e2;
+    }
+    return end;
+}
+
+// Shared and local accesses arrive as offsets in the block's/thread's window: alignment, and
+// the window's end where the launch carries it (CC_MC_FLAG_SHARED_WINDOW / _LOCAL_WINDOW).
+static __device__ __forceinline__ uint32_t cc_mc_window_violation(const cc_mc_launch *L, uint64_t a,
+                                                                  uint32_t size, uint16_t space)
+{
+    if (size > 1u && (a & (uint64_t)(size - 1u)) != 0u) {
+        return CC_MC_VIOL_MISALIGNED;
+    }
+    if (space == CC_PATCH_SPACE_SHARED && (L->flags & CC_MC_FLAG_SHARED_WINDOW)) {
+        uint64_t off = a & CC_MC_SMEM_OFFSET_MASK;
+        return off + size > cc_mc_smem_end(L) ? CC_MC_VIOL_WINDOW : 0u;
+    }
+    if (space == CC_PATCH_SPACE_LOCAL && (L->flags & CC_MC_FLAG_LOCAL_WINDOW)) {
+        uint64_t off = a & 0xffffffffull;
+        return off + size > L->local_end ? CC_MC_VIOL_WINDOW : 0u;
+    }
+    return 0u;
+}
+
 static __device__ __forceinline__ SanitizerPatchResult
 cc_mc_window_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
                     uint16_t space)
@@ -120,11 +232,11 @@ cc_mc_window_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
         return SANITIZER_PATCH_SUCCESS;
     }
     uint64_t a = (uint64_t)(uintptr_t)ptr;
-    if (accessSize <= 1 || (a & (uint64_t)(accessSize - 1)) == 0) {
-        return SANITIZER_PATCH_SUCCESS;
+    uint32_t violation = cc_mc_window_violation(L, a, accessSize, space);
+    if (violation != 0u) {
+        cc_mc_record(L, pc, a, accessSize, flags, space, violation);
     }
-    cc_mc_record(L, pc, a, accessSize, flags, space, CC_MC_VIOL_MISALIGNED);
-    return (L->flags & CC_MC_FLAG_STOP) ? SANITIZER_PATCH_ERROR : SANITIZER_PATCH_SUCCESS;
+    return cc_mc_verdict(L, violation);
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult
@@ -143,11 +255,105 @@ cc_mc_local_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, 
     return cc_mc_window_access(userdata, pc, ptr, accessSize, flags, CC_PATCH_SPACE_LOCAL);
 }
 
+// cp.async: a global read (src; NULL when nothing is read) and a shared write (dst, an offset in
+// the shared window), each checked like the plain access.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_mc_memcpy_async(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_t accessSize)
+{
+    cc_mc_launch *L = (cc_mc_launch *)userdata;
+    if (L == nullptr || L->magic != CC_MC_LAUNCH_MAGIC) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    uint64_t a = (uint64_t)(uintptr_t)src;
+    uint32_t v = cc_mc_global_violation(L, L->table, L->ntable, a, accessSize,
+                                        src != nullptr && __isGlobal(src));
+    if (v != 0u) {
+        cc_mc_record(L, pc, a, accessSize, CC_PATCH_ACCESS_READ, CC_PATCH_SPACE_GLOBAL, v);
+    }
+    uint32_t w = cc_mc_window_violation(L, dst, accessSize, CC_PATCH_SPACE_SHARED);
+    if (w != 0u) {
+        cc_mc_record(L, pc, dst, accessSize, CC_PATCH_ACCESS_WRITE, CC_PATCH_SPACE_SHARED, w);
+    }
+    return cc_mc_verdict(L, v | w);
+}
+
+// Device-side malloc (called after it returned): the block joins the context's heap table.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_mc_device_malloc(void *userdata, uint64_t pc, void *allocatedPtr, uint64_t allocatedSize)
+{
+    (void)pc;
+    cc_mc_launch *L = (cc_mc_launch *)userdata;
+    if (L == nullptr || L->magic != CC_MC_LAUNCH_MAGIC || allocatedPtr == nullptr) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    cc_mc_heap *h = L->heap;
+    if (h == nullptr || h->magic != CC_MC_HEAP_MAGIC) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    unsigned long long base = (unsigned long long)(uintptr_t)allocatedPtr;
+    unsigned long long end = base + (allocatedSize > 0 ? allocatedSize : 1ull);
+    atomicMin(&h->lo, base);
+    atomicMax(&h->hi, end);
+    unsigned int i = atomicAdd(&h->next, 1u);
+    if (i >= CC_MC_HEAP_CAP) {
+        atomicAdd(&h->overflow, 1u);
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    h->blocks[i].base = base;
+    h->blocks[i].end = base + allocatedSize;
+    __threadfence();
+    atomicExch(&h->blocks[i].state, CC_MC_HEAP_LIVE);
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// Device-side free (called before it runs): the newest block starting at ptr must be live.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_mc_device_free(void *userdata, uint64_t pc, void *ptr)
+{
+    cc_mc_launch *L = (cc_mc_launch *)userdata;
+    if (L == nullptr || L->magic != CC_MC_LAUNCH_MAGIC || ptr == nullptr) {
+        return SANITIZER_PATCH_SUCCESS; // free(NULL) does nothing
+    }
+    cc_mc_heap *h = L->heap;
+    if (h == nullptr || h->magic != CC_MC_HEAP_MAGIC) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    volatile cc_mc_heap *vh = h;
+    unsigned long long a = (unsigned long long)(uintptr_t)ptr;
+    unsigned int n = vh->next;
+    n = n < CC_MC_HEAP_CAP ? n : CC_MC_HEAP_CAP;
+    uint32_t violation = CC_MC_VIOL_DEVICE_FREE_INVALID;
+    for (unsigned int i = n; i-- > 0;) {
+        if (vh->blocks[i].state == 0u || vh->blocks[i].base != a) {
+            continue;
+        }
+        unsigned int old = atomicCAS(&h->blocks[i].state, CC_MC_HEAP_LIVE, CC_MC_HEAP_FREED);
+        violation = old == CC_MC_HEAP_LIVE ? 0u : CC_MC_VIOL_DEVICE_FREE_DOUBLE;
+        break;
+    }
+    if (violation == CC_MC_VIOL_DEVICE_FREE_INVALID && vh->overflow != 0u) {
+        violation = 0u; // maybe a block the full table could not record
+    }
+    if (violation != 0u) {
+        cc_mc_record(L, pc, a, 0u, 0u, CC_PATCH_SPACE_GLOBAL, violation);
+    }
+    return cc_mc_verdict(L, violation);
+}
+
 static_assert(cc_same_type<decltype(&cc_mc_global_access), SanitizerCallbackMemoryAccess>::value,
               "memcheck global patch signature");
 static_assert(cc_same_type<decltype(&cc_mc_shared_access), SanitizerCallbackMemoryAccess>::value,
               "memcheck shared patch signature");
 static_assert(cc_same_type<decltype(&cc_mc_local_access), SanitizerCallbackMemoryAccess>::value,
               "memcheck local patch signature");
+static_assert(cc_same_type<decltype(&cc_mc_memcpy_async), SanitizerCallbackMemcpyAsync>::value,
+              "memcheck cp.async patch signature");
+static_assert(cc_same_type<decltype(&cc_mc_device_malloc), SanitizerCallbackDeviceSideMalloc>::value,
+              "memcheck device malloc patch signature");
+static_assert(cc_same_type<decltype(&cc_mc_device_free), SanitizerCallbackDeviceSideFree>::value,
+              "memcheck device free patch signature");
 static_assert(sizeof(cc_mc_sample) == 40, "cc_mc_sample layout");
 static_assert(sizeof(cc_mc_range) == 16, "cc_mc_range layout");
+static_assert(sizeof(cc_mc_heap_block) == 24, "cc_mc_heap_block layout");
+
+#include "streamcheck_patches.cuh"

@@ -26,16 +26,61 @@
 #define CC_PATCH_FN_MC_GLOBAL "cc_mc_global_access"
 #define CC_PATCH_FN_MC_SHARED "cc_mc_shared_access"
 #define CC_PATCH_FN_MC_LOCAL "cc_mc_local_access"
+#define CC_PATCH_FN_MC_MEMCPY_ASYNC "cc_mc_memcpy_async"     /* cp.async global -> shared */
+#define CC_PATCH_FN_MC_DEVICE_MALLOC "cc_mc_device_malloc"   /* malloc / aligned malloc */
+#define CC_PATCH_FN_MC_DEVICE_FREE "cc_mc_device_free"
 
 #define CC_MC_LAUNCH_MAGIC 0x4b434d43u /* "CMCK" */
 #define CC_MC_MAX_SITES 64
 #define CC_MC_SAMPLES 4
 #define CC_MC_FLAG_STOP 0x1u           /* the faulty warp exits before the invalid access */
+#define CC_MC_FLAG_SHARED_WINDOW 0x2u  /* smem_lo/smem_static are set: shared window checks */
+#define CC_MC_FLAG_LOCAL_WINDOW 0x4u   /* local_end is set: local window checks */
 
 /* Violations (same values as CC_VIOLATION_* in cucheck/event.h). */
 #define CC_MC_VIOL_OUT_OF_BOUNDS 1u
 #define CC_MC_VIOL_MISALIGNED 2u
 #define CC_MC_VIOL_WINDOW 3u
+#define CC_MC_VIOL_DEVICE_FREE_INVALID 4u /* device free() of a pointer malloc() never returned */
+#define CC_MC_VIOL_DEVICE_FREE_DOUBLE 5u  /* device free() of a block freed before */
+#define CC_MC_VIOL_HEAP_OVERRUN 6u        /* global access in the device heap, in no live block */
+#define CC_MC_VIOL_HEAP_FREED 7u          /* global access inside a device-heap block freed before */
+
+/* Shared window (SHARED_MEMORY_ACCESS and cp.async destinations get offsets in the block's
+ * window): [0, smem_lo) is the system's reserved part (1024 bytes on sm_90+ cubins), the
+ * program's static shared memory follows, then the launch's dynamic shared memory, whose start
+ * is aligned to CC_MC_DYN_SMEM_ALIGN (%dynamic_smem_size is read on the device). Offsets are
+ * compared modulo 2^24 (higher bits may carry the CTA's rank in its cluster). Local window: an
+ * offset at or past local_end is outside every thread's window. */
+#define CC_MC_DYN_SMEM_ALIGN 16u
+#define CC_MC_SMEM_OFFSET_MASK 0xffffffu
+#define CC_MC_LOCAL_WINDOW_MAX (512u * 1024u) /* CUDA's most local memory per thread */
+
+/* The device heap (device-side malloc/free): one table per context, device memory, kept across
+ * launches. Blocks are appended (never reused); a block is published by its state, written
+ * last. lo/hi bound every pointer malloc returned (recorded or not), so that with overflow != 0
+ * an access in [lo, hi) that finds no block is let pass rather than reported. */
+#define CC_MC_HEAP_MAGIC 0x50484d43u   /* "CMHP" */
+#define CC_MC_HEAP_CAP 16384u
+#define CC_MC_HEAP_LIVE 1u
+#define CC_MC_HEAP_FREED 2u
+
+typedef struct cc_mc_heap_block {
+    unsigned long long base;
+    unsigned long long end;   /* base + requested size */
+    unsigned int state;       /* 0 = not yet published, CC_MC_HEAP_LIVE, CC_MC_HEAP_FREED */
+    unsigned int reserved;
+} cc_mc_heap_block;
+
+typedef struct cc_mc_heap {   /* device memory, zeroed, then the header written by the agent */
+    uint32_t magic;           /* CC_MC_HEAP_MAGIC */
+    uint32_t cap;             /* CC_MC_HEAP_CAP */
+    unsigned int next;        /* blocks handed out; past cap: not recorded */
+    unsigned int overflow;    /* mallocs not recorded (table full) */
+    unsigned long long lo;    /* lowest pointer malloc returned (initially ~0) */
+    unsigned long long hi;    /* highest block end (initially 0) */
+    cc_mc_heap_block blocks[CC_MC_HEAP_CAP];
+} cc_mc_heap;
 
 typedef struct cc_mc_range {  /* one live allocation: [base, end) */
     uint64_t base;
@@ -67,8 +112,42 @@ typedef struct cc_mc_launch { /* device memory; uploaded whole before each check
     cc_mc_site *sites;        /* pinned host memory, CC_MC_MAX_SITES of them */
     unsigned int overflow;    /* violations that found no free site */
     unsigned int reserved;
-    unsigned long long keys[CC_MC_MAX_SITES]; /* 0 = free, else pc * 4 + violation */
+    /* Windows and the device heap; 0 / NULL (a zeroed header) = not checked. */
+    uint32_t smem_lo;         /* CC_MC_FLAG_SHARED_WINDOW: first byte the program owns */
+    uint32_t smem_static;     /* static shared bytes from smem_lo on */
+    uint32_t local_end;       /* CC_MC_FLAG_LOCAL_WINDOW: local offsets must stay below it */
+    uint32_t reserved2;
+    cc_mc_heap *heap;         /* the context's device-heap table (device memory) or NULL */
+    unsigned long long keys[CC_MC_MAX_SITES]; /* 0 = free, else pc * 8 + violation */
     unsigned int counts[CC_MC_MAX_SITES];     /* threads per site */
 } cc_mc_launch;
+
+/* ---- streamcheck: access sets reduced on the device, only per-range summaries leave it ----
+ * An instrumented launch gets a cc_sc_launch (device memory) as userdata: the same sorted table
+ * of live allocations as memcheck's (cc_mc_range) and, per table entry, one cc_sc_range_acc
+ * (device memory, zeroed before the launch) where the global accesses that fall in that range
+ * are folded with atomicMax: lowest and highest byte read, lowest and highest byte written. A
+ * lowest byte is kept inverted (~address) so that zeroed memory means "none" and one atomicMax
+ * serves both ends. Accesses in no range are only counted (the first one's address is kept). */
+#define CC_PATCH_FN_SC_GLOBAL "cc_sc_global_access"
+
+#define CC_SC_LAUNCH_MAGIC 0x4b435343u /* "CSCK" */
+
+typedef struct cc_sc_range_acc {   /* per table entry, 32 bytes; all zero = not accessed */
+    unsigned long long read_lo_inv;  /* ~(lowest byte read) */
+    unsigned long long read_end;     /* highest byte read + 1 */
+    unsigned long long write_lo_inv; /* ~(lowest byte written) */
+    unsigned long long write_end;    /* highest byte written + 1 */
+} cc_sc_range_acc;
+
+typedef struct cc_sc_launch {      /* device memory; uploaded whole before each instrumented launch */
+    uint32_t magic;                /* CC_SC_LAUNCH_MAGIC; cleared after the launch is drained */
+    uint32_t reserved;
+    uint64_t ntable;
+    const cc_mc_range *table;      /* device pointer, sorted by base */
+    cc_sc_range_acc *acc;          /* device pointer, ntable entries */
+    unsigned long long outside;    /* accesses in no table range */
+    unsigned long long outside_first; /* address of one of them (0 if none) */
+} cc_sc_launch;
 
 #endif

@@ -7,7 +7,8 @@
 #   parts: agent (attribution + CUDA and PyTorch tables), agentlite (attribution + PyTorch table),
 #          memcheck, torchmc (MC_FULL=1 adds full mode), profile, examples,
 #          streamapi (streamcheck --mode api verdicts), occgpu (occupancy --gpu against --arch and
-#          the runtime comparison)
+#          the runtime comparison), profablate (what each part of the profile costs),
+#          learned (streamcheck --mode default/full verdicts)
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/cucheck-batch}"
@@ -74,6 +75,14 @@ if has profile; then
     BENCH=1 OUT="$work" timeout "${PROFILE_TIMEOUT:-300}" bash "$root/tests/gpu/profile/run.sh" "$cc" /tmp/prof >"$work/profile.log" 2>&1
     log "profile: exit $?"; tail -40 "$work/profile.log" >>"$sum"
     [ -f "$work/profile_overhead.md" ] && cat "$work/profile_overhead.md" >>"$sum"
+fi
+if has profablate; then
+    timeout 300 bash "$root/tests/gpu/profile/ablate.sh" "$cc" 1 >"$work/ablate.md" 2>&1
+    log "profile ablation: exit $?"; cat "$work/ablate.md" >>"$sum"
+fi
+if has learned; then
+    CUCHECK="$cc" OUT="$work/learned" timeout 300 bash "$root/tests/gpu/streamcheck/run_learned.sh" >"$work/learned.log" 2>&1
+    log "streamcheck learned/full: exit $?"; tail -25 "$work/learned.log" >>"$sum"
 fi
 if has examples; then
     timeout 240 python3 "$root/tests/gpu/run_gpu_tests.py" --cucheck "$cc" >"$work/examples.md" 2>&1

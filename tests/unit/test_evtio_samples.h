@@ -78,7 +78,7 @@ static size_t sample_events(cc_event *out)
                 .name = "void add<float>(float*, int)", .grid = { 4, 2, 1 },
                 .block = { 256, 1, 1 }, .cluster = { 2, 1, 1 }, .dynamic_smem = 49152,
                 .stream = 0x88880000ull, .launch_id = 1ull << 40, .callsite = 12,
-                .graph_exec = 13, .graph_node = 14 };
+                .graph_exec = 13, .graph_node = 14, .grid_id = 0xfedc000000000017ull };
             break;
         case CC_EV_MEMCPY:
             e->u.memcpy = (cc_ev_memcpy){ big, CC_COPY_D2H, CC_COPY_FLAG_ASYNC, CC_MEM_DEVICE,
@@ -164,6 +164,12 @@ static size_t sample_events(cc_event *out)
                 1ull << 40, "_Z6vecaddPKfS0_Pfi", 0x1f0, "vec \"add\".cu", 13, { 3, 1, 70000 },
                 { 232, 0, 1 }, 0x7f0000500fa0ull, 16, CC_ACCESS_FLAG_WRITE, 1, 2, 1ull << 35 };
             break;
+        case CC_EV_DEVICE_FAULT:
+            e->u.device_fault = (cc_ev_device_fault){
+                1ull << 50, 3, 14, "Warp - \"Illegal\" address", "_Z3oobPi", 0x7fff00001150ull,
+                0x150, "o o.cu", 21, { 6, 1, 70000 }, { 77, 0, 2 }, { 8, 1, 1 }, { 256, 1, 1 },
+                131, 63, 31, 4321, 0xffffffffu, "/tmp/d %p.nvcudmp" };
+            break;
         default:
             break;
         }
@@ -231,7 +237,7 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
         D(u.launch.function); S(u.launch.name); D3(u.launch.grid); D3(u.launch.block);
         D3(u.launch.cluster); D(u.launch.dynamic_smem); D(u.launch.stream);
         D(u.launch.launch_id); D(u.launch.callsite); D(u.launch.graph_exec);
-        D(u.launch.graph_node);
+        D(u.launch.graph_node); D(u.launch.grid_id);
         break;
     case CC_EV_MEMCPY:
         D(u.memcpy.context); D(u.memcpy.direction); D(u.memcpy.flags); D(u.memcpy.src_kind);
@@ -332,6 +338,15 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
         D(u.device_access_error.address); D(u.device_access_error.size);
         D(u.device_access_error.flags); D(u.device_access_error.space);
         D(u.device_access_error.violation); D(u.device_access_error.count);
+        break;
+    case CC_EV_DEVICE_FAULT:
+        D(u.device_fault.grid_id); D(u.device_fault.device); D(u.device_fault.exception);
+        S(u.device_fault.exception_name); S(u.device_fault.kernel); D(u.device_fault.pc);
+        D(u.device_fault.pc_offset); S(u.device_fault.file); D(u.device_fault.line);
+        D3(u.device_fault.block); D3(u.device_fault.thread); D3(u.device_fault.grid);
+        D3(u.device_fault.block_dim); D(u.device_fault.sm); D(u.device_fault.warp);
+        D(u.device_fault.lane); D(u.device_fault.host_tid); D(u.device_fault.faulting_lanes);
+        S(u.device_fault.dump);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

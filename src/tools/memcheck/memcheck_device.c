@@ -1,8 +1,10 @@
 /* Device-side violations to findings: a CC_EV_DEVICE_ACCESS_ERROR (one deduplicated invalid
- * access of a launch, found by the agent's patches) becomes an invalid-*, misaligned-* or
- * use-after-free finding, with the kernel (demangled), pc, file:line, block, thread, address,
- * size, the count of threads, where the address lies relative to the allocation map, the
- * allocation's host stack and the launch's host stack. */
+ * access of a launch, found by the agent's patches) becomes an invalid-*, misaligned-*,
+ * use-after-free, use-before-alloc, invalid-device-free or double-device-free finding, with the
+ * kernel (demangled), pc, file:line, block, thread, address, size, the count of threads, where
+ * the address lies relative to the allocation map (stream-ordered allocations say that
+ * cudaFreeAsync freed them, with the free's host stack), the allocation's host stack and the
+ * launch's host stack. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,45 +29,116 @@ static const char *space_word(uint32_t space)
     }
 }
 
-void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
-{
-    s->device_errors++;
-    uint32_t access = access_of(e->flags);
-    const char *verb = cc_access_name(access);
-    char kind[64], where[384], msg[640], dem[512];
-    cc_where_info w = {CC_WHERE_NOWHERE, NULL, 0};
-    int global = e->space != CC_SPACE_SHARED && e->space != CC_SPACE_LOCAL;
+typedef struct mc_verdict {
+    char kind[64];
+    char msg[640];
+    cc_where_info w;
+    int freed_async;          /* w.alloc is a stream-ordered allocation freed by cudaFreeAsync */
+} mc_verdict;
 
-    if (global) {
-        w = cc_allocmap_where(s->allocs, e->address, e->size, where, sizeof where);
+/* Device-side malloc/free and device-heap accesses: the host map knows nothing of that heap. */
+static int classify_heap(const cc_ev_device_access_error *e, const char *verb, mc_verdict *v)
+{
+    switch (e->violation) {
+    case CC_VIOLATION_DEVICE_FREE_INVALID:
+        snprintf(v->kind, sizeof v->kind, "invalid-device-free");
+        snprintf(v->msg, sizeof v->msg, "Invalid device-side free of 0x%" PRIx64
+                 ": no device-side malloc returned this pointer", e->address);
+        return 1;
+    case CC_VIOLATION_DEVICE_FREE_DOUBLE:
+        snprintf(v->kind, sizeof v->kind, "double-device-free");
+        snprintf(v->msg, sizeof v->msg, "Double device-side free of 0x%" PRIx64
+                 ": the device-heap block there was already freed", e->address);
+        return 1;
+    case CC_VIOLATION_HEAP_OVERRUN:
+        snprintf(v->kind, sizeof v->kind, "invalid-global-%s", verb);
+        snprintf(v->msg, sizeof v->msg, "Address 0x%" PRIx64 " (%s of size %" PRIu32
+                 ") is in the device heap but in no live block of it: past the end of a "
+                 "device-side malloc block or between blocks", e->address, verb, e->size);
+        return 1;
+    case CC_VIOLATION_HEAP_FREED:
+        snprintf(v->kind, sizeof v->kind, "use-after-free");
+        snprintf(v->msg, sizeof v->msg, "Use after free: %s of size %" PRIu32 " bytes at 0x%"
+                 PRIx64 ", inside a device-heap block that a device-side free released", verb,
+                 e->size, e->address);
+        return 1;
+    default:
+        return 0;
     }
+}
+
+static void classify(mc_state *s, const cc_ev_device_access_error *e, const char *verb,
+                     mc_verdict *v)
+{
+    char where[384];
+    int global = e->space != CC_SPACE_SHARED && e->space != CC_SPACE_LOCAL;
+    memset(v, 0, sizeof *v);
+    v->w.where = CC_WHERE_NOWHERE;
+    if (classify_heap(e, verb, v)) {
+        return;
+    }
+    if (global) {
+        v->w = cc_allocmap_where(s->allocs, e->address, e->size, where, sizeof where);
+    }
+    const mc_launch *l = mc_find_launch(s, e->launch_id);
     if (e->violation == CC_VIOLATION_MISALIGNED) {
-        snprintf(kind, sizeof kind, "misaligned-%s-%s", space_word(e->space), verb);
-        snprintf(msg, sizeof msg,
+        snprintf(v->kind, sizeof v->kind, "misaligned-%s-%s", space_word(e->space), verb);
+        snprintf(v->msg, sizeof v->msg,
                  "Misaligned %s %s of size %" PRIu32 " bytes: %s 0x%" PRIx64
                  " is not a multiple of %" PRIu32 "%s%s",
                  space_word(e->space), verb, e->size, global ? "address" : "offset", e->address,
                  e->size, global ? "; it is " : "", global ? where : "");
-    } else if (global && w.where == CC_WHERE_FREED) {
-        snprintf(kind, sizeof kind, "use-after-free");
-        snprintf(msg, sizeof msg, "Use after free: %s of size %" PRIu32 " bytes at 0x%" PRIx64
-                 ", %s", verb, e->size, e->address, where);
-    } else if (global) {
-        snprintf(kind, sizeof kind, "invalid-global-%s", verb);
-        snprintf(msg, sizeof msg, "Address 0x%" PRIx64 " is %s", e->address, where);
+    } else if (!global) {
+        snprintf(v->kind, sizeof v->kind, "invalid-%s-%s", space_word(e->space), verb);
+        snprintf(v->msg, sizeof v->msg, "Offset 0x%" PRIx64 " (%s of size %" PRIu32
+                 ") is outside the %s memory window", e->address, verb, e->size,
+                 e->space == CC_SPACE_SHARED ? "block's shared" : "thread's local");
+    } else if (v->w.where == CC_WHERE_FREED && v->w.alloc->mem_kind == CC_MEM_DEVICE_ASYNC) {
+        v->freed_async = 1;
+        snprintf(v->kind, sizeof v->kind, "use-after-free");
+        snprintf(v->msg, sizeof v->msg, "Use after free: %s of size %" PRIu32 " bytes at 0x%"
+                 PRIx64 ", at offset %" PRIu64 " inside a %" PRIu64 "-byte stream-ordered "
+                 "allocation at 0x%" PRIx64 " freed by cudaFreeAsync before this launch (it "
+                 "was already freed in stream order)", verb, e->size, e->address,
+                 v->w.distance, v->w.alloc->size, v->w.alloc->base);
+    } else if (v->w.where == CC_WHERE_FREED) {
+        snprintf(v->kind, sizeof v->kind, "use-after-free");
+        snprintf(v->msg, sizeof v->msg, "Use after free: %s of size %" PRIu32 " bytes at 0x%"
+                 PRIx64 ", %s", verb, e->size, e->address, where);
+    } else if ((v->w.where == CC_WHERE_INSIDE || v->w.where == CC_WHERE_OVERRUN) &&
+               l != NULL && v->w.alloc->seq > l->alloc_mark) {
+        /* The device found the address in no allocation, and the one there now was made after
+         * the launch was issued: the kernel used it before it existed. */
+        snprintf(v->kind, sizeof v->kind, "use-before-alloc");
+        snprintf(v->msg, sizeof v->msg, "Use before allocation: %s of size %" PRIu32
+                 " bytes at 0x%" PRIx64 " lies in a %" PRIu64 "-byte %s allocation at 0x%"
+                 PRIx64 " that was made only after this launch was issued", verb, e->size,
+                 e->address, v->w.alloc->size,
+                 v->w.alloc->mem_kind == CC_MEM_DEVICE_ASYNC ? "stream-ordered" : "device",
+                 v->w.alloc->base);
     } else {
-        snprintf(kind, sizeof kind, "invalid-%s-%s", space_word(e->space), verb);
-        snprintf(msg, sizeof msg, "Offset 0x%" PRIx64 " is outside the block's %s memory window",
-                 e->address, space_word(e->space));
+        snprintf(v->kind, sizeof v->kind, "invalid-global-%s", verb);
+        snprintf(v->msg, sizeof v->msg, "Address 0x%" PRIx64 " is %s", e->address, where);
     }
+}
 
+void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
+{
+    s->device_errors++;
+    uint32_t access = access_of(e->flags);
+    int heap_free = e->violation == CC_VIOLATION_DEVICE_FREE_INVALID ||
+                    e->violation == CC_VIOLATION_DEVICE_FREE_DOUBLE;
+    mc_verdict v;
+    classify(s, e, heap_free ? "free" : cc_access_name(access), &v);
+
+    char dem[512];
     cc_demangle(e->kernel != NULL ? e->kernel : "", dem, sizeof dem);
     cc_finding f;
     memset(&f, 0, sizeof f);
     f.tool = "memcheck";
-    f.kind = kind;
+    f.kind = v.kind;
     f.severity = CC_SEV_ERROR;
-    f.message = msg;
+    f.message = v.msg;
     f.has_device = 1;
     cc_device_loc *d = &f.device;
     d->valid = CC_DLOC_KERNEL | CC_DLOC_PC | CC_DLOC_THREAD | CC_DLOC_ADDRESS;
@@ -81,7 +154,7 @@ void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
     memcpy(d->thread, e->thread, sizeof d->thread);
     d->address = e->address;
     d->size = e->size;
-    d->access = access;
+    d->access = heap_free ? CC_ACCESS_NONE : access;
     d->space = e->space != 0 ? e->space : CC_SPACE_GLOBAL;
     f.count = e->count;
 
@@ -91,21 +164,24 @@ void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
         mc_stack(s, l->callsite, &f.nframes, &f.frames);
     }
     cc_related rel[2];
-    char rel_msg[2][160];
+    char rel_msg[2][192];
     memset(rel, 0, sizeof rel);
     uint32_t nrel = 0;
-    if (w.alloc != NULL && w.where != CC_WHERE_NOWHERE) {
+    const cc_alloc_rec *a = v.w.alloc;
+    if (a != NULL && v.w.where != CC_WHERE_NOWHERE) {
         snprintf(rel_msg[nrel], sizeof rel_msg[nrel], "%" PRIu64 " bytes at 0x%" PRIx64
-                 " allocated", w.alloc->size, w.alloc->base);
+                 " allocated%s", a->size, a->base,
+                 a->mem_kind == CC_MEM_DEVICE_ASYNC ? " (stream-ordered, cudaMallocAsync)" : "");
         rel[nrel].role = "allocation";
         rel[nrel].message = rel_msg[nrel];
-        mc_stack(s, w.alloc->callsite, &rel[nrel].nframes, &rel[nrel].frames);
+        mc_stack(s, a->callsite, &rel[nrel].nframes, &rel[nrel].frames);
         nrel++;
-        if (w.where == CC_WHERE_FREED) {
-            snprintf(rel_msg[nrel], sizeof rel_msg[nrel], "freed");
+        if (v.w.where == CC_WHERE_FREED) {
+            snprintf(rel_msg[nrel], sizeof rel_msg[nrel], "%s",
+                     v.freed_async ? "freed by cudaFreeAsync" : "freed");
             rel[nrel].role = "free";
             rel[nrel].message = rel_msg[nrel];
-            mc_stack(s, w.alloc->free_callsite, &rel[nrel].nframes, &rel[nrel].frames);
+            mc_stack(s, a->free_callsite, &rel[nrel].nframes, &rel[nrel].frames);
             nrel++;
         }
     }

@@ -2,7 +2,9 @@
  * failed (except expected ones such as not-ready from queries), and attributes asynchronous
  * (sticky) errors to the launch that caused them: the launches still in flight when the error
  * surfaced are the candidates; with one candidate the attribution is exact, otherwise all
- * candidates are listed with the reason. Ends with a note of what was tracked. */
+ * candidates are listed with the reason. When the agent read the driver's GPU core dump
+ * (a DEVICE_FAULT event before the error), its grid id names the launch exactly, with the
+ * faulting block, thread, pc and line (fault_match.c). Ends with a note of what was tracked. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include "core/cuda_errors.h"
 #include "symbols/demangle.h"
 #include "tools/run/inflight.h"
+#include "tools/run/fault_match.h"
 
 #define RUN_MAX_CANDIDATES 16
 
@@ -24,6 +27,7 @@ typedef struct run_state {
     int sticky_seen;        /* a sticky error was attributed already */
     int32_t sticky_code;
     uint64_t sticky_repeats; /* later calls failing with the same sticky error */
+    cc_run_fault fault;     /* the GPU core dump's fault, if the agent reported one */
 } run_state;
 
 /* `track` is read by the agent (src/agent/track_config.c), not by the tool: what the agent
@@ -33,6 +37,10 @@ static const cc_option_spec run_options[] = {
      "what the agent tracks: on (default), off (load and subscribe only: the baseline for "
      "overhead measurements), or a comma list of resource, launch, memcpy, memset, sync, "
      "events, graphs, runtime, driver, api, stacks (a '-' before one removes it)"},
+    {"coredump", 1, "on|off",
+     "ask the driver for a lightweight GPU core dump at a device exception and read it to name "
+     "the faulting launch, block, thread and line (default off: CUDA 13.0 drivers refuse core "
+     "dumps while the agent's tools API client is attached)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -82,11 +90,51 @@ static const cc_inflight_launch *single_graph(const cc_inflight_launch *pending,
     return graph;
 }
 
+/* The exact report from the GPU core dump: the launch whose grid faulted, with the faulting
+ * block, thread, pc and line; the other launches in flight are not listed. */
+static void report_fault(run_state *s, const cc_ev_api_error *e, const char *ename,
+                         const cc_inflight_launch *l, const char *how, size_t others) {
+    const cc_run_fault *F = &s->fault;
+    char desc[600], where[700], msg[1700];
+    cc_related rel;
+    describe_launch(desc, sizeof desc, l);
+    cc_run_fault_describe(F, where, sizeof where);
+    snprintf(msg, sizeof msg,
+             "%s (%d) surfaced in %s; caused by %s: %s (from the GPU core dump, matched by %s; "
+             "%zu other launch(es) were in flight)",
+             ename, e->code, e->function ? e->function : "?", desc, where, how, others);
+    cc_finding f = {0};
+    f.tool = "run";
+    f.kind = "async-error";
+    f.severity = CC_SEV_ERROR;
+    f.message = msg;
+    f.has_device = 1;
+    cc_run_fault_device_loc(F, l, &f.device);
+    memset(&rel, 0, sizeof rel);
+    rel.role = "faulting launch";
+    rel.message = desc;
+    rel.has_device = 1;
+    rel.device = f.device;
+    set_stack(s, l->callsite, &rel.nframes, &rel.frames);
+    set_stack(s, e->callsite, &f.nframes, &f.frames);
+    f.nrelated = 1;
+    f.related = &rel;
+    s->host->report(s->host, &f);
+}
+
 static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *ename) {
     const cc_inflight_launch *pending;
     size_t n = cc_inflight_pending(s->inflight, &pending);
+    if (s->fault.valid) {
+        const char *how = NULL;
+        const cc_inflight_launch *l = cc_run_fault_match(&s->fault, pending, n, &how);
+        if (l) {
+            report_fault(s, e, ename, l, how, n - 1);
+            return;
+        }
+    }
     const cc_inflight_launch *graph = single_graph(pending, n);
-    char msg[1024], descs[RUN_MAX_CANDIDATES][600];
+    char msg[2048], descs[RUN_MAX_CANDIDATES][600];
     cc_related rel[RUN_MAX_CANDIDATES];
     size_t shown = n < RUN_MAX_CANDIDATES ? n : RUN_MAX_CANDIDATES;
     memset(rel, 0, sizeof rel);
@@ -140,6 +188,14 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
                  ename, e->code, e->function ? e->function : "?", n,
                  n > shown ? ", the oldest not shown" : "");
     }
+    if (s->fault.valid) {
+        char where[700];
+        size_t len = strlen(msg);
+        cc_run_fault_describe(&s->fault, where, sizeof where);
+        snprintf(msg + len, sizeof msg - len,
+                 "; the GPU core dump names grid %" PRIu64 " of %s (%s), which matches none of "
+                 "them", s->fault.ev.grid_id, s->fault.kernel[0] ? s->fault.kernel : "?", where);
+    }
     uint64_t forgotten = cc_inflight_forgotten(s->inflight);
     if (forgotten > 0) {
         size_t len = strlen(msg);
@@ -190,6 +246,7 @@ static void run_on_event(void *state, const cc_event *ev) {
     run_state *s = state;
     switch (ev->h.kind) {
     case CC_EV_API_ERROR: on_api_error(s, &ev->u.api_error); break;
+    case CC_EV_DEVICE_FAULT: cc_run_fault_keep(&s->fault, &ev->u.device_fault); break;
     case CC_EV_LAUNCH: s->launches++; break;
     case CC_EV_GRAPH_LAUNCH: s->graph_launches++; break;
     case CC_EV_MEMCPY: s->copies++; break;

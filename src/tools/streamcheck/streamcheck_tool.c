@@ -11,11 +11,13 @@
 
 #include "cucheck/tool.h"
 #include "core/hb_engine.h"
+#include "tools/streamcheck/sc_coverage.h"
 #include "tools/streamcheck/sc_report.h"
 
 typedef struct sc_state {
     cc_tool_host *host;
     cc_hb *hb;
+    sc_cov *cov;           /* how launches got their access sets (closing note) */
     uint32_t mode;
 } sc_state;
 
@@ -70,8 +72,11 @@ static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
     cfg.on_issue = on_issue;
     cfg.ctx = s;
     s->hb = cc_hb_new(&cfg);
-    if (!s->hb) {
+    s->cov = sc_cov_new();
+    if (!s->hb || !s->cov) {
         snprintf(err, errlen, "out of memory");
+        if (s->hb) cc_hb_free(s->hb);
+        sc_cov_free(s->cov);
         free(s);
         return NULL;
     }
@@ -82,6 +87,7 @@ static void sc_on_event(void *state, const cc_event *ev)
 {
     sc_state *s = state;
     cc_hb_event(s->hb, ev);
+    sc_cov_event(s->cov, ev);
 }
 
 static const char *mode_name(uint32_t mode)
@@ -107,6 +113,11 @@ static void sc_on_exit(void *state)
              st->by_source[CC_ACCESS_SRC_LEARNED], st->by_source[CC_ACCESS_SRC_INFERRED],
              st->host_accesses, st->accesses_ignored, st->captured_ops);
     s->host->note(s->host, note);
+    char fell[2048];
+    sc_cov_note(s->cov, note, sizeof note, fell, sizeof fell);
+    s->host->note(s->host, note);
+    if (fell[0] != '\0')
+        s->host->note(s->host, fell);
     if (s->mode == CC_HB_MODE_API)
         s->host->note(s->host,
                       "streamcheck: --mode api assumes every pointer argument is read and "
@@ -115,6 +126,7 @@ static void sc_on_exit(void *state)
     if (st->out_of_memory)
         s->host->note(s->host, "streamcheck: ran out of memory; some accesses were not checked");
     cc_hb_free(s->hb);
+    sc_cov_free(s->cov);
     free(s);
 }
 

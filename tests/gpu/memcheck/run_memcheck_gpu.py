@@ -2,8 +2,9 @@
 """memcheck's GPU tests: builds the programs of tests/gpu/memcheck/ (and the memcheck examples)
 with nvcc -lineinfo, runs each natively and under `cucheck memcheck` in --mode full and in the
 default adaptive mode, and checks every row of expected.txt: the finding's kind, kernel and
-file:line (tests/gpu/findings.py), and for device-side rows that it carries thread, block,
-address and size. Clean programs must report no error or warning. Prints a markdown table
+file:line (tests/gpu/findings.py), for device-side rows that it carries thread, block,
+address and size, and where a row gives values, their exact thread, block, size and address
+(or the address the program printed as "MC_EXPECT address=..."). Clean programs must report no error or warning. Prints a markdown table
 with the time of each run. Without a GPU: prints SKIPPED and exits 77.
 
 usage: run_memcheck_gpu.py --cucheck BIN [--build-dir DIR] [--modes full,adaptive]
@@ -31,9 +32,10 @@ def load_rows(path):
             if not text or text.startswith("#"):
                 continue
             f = text.split()
-            if len(f) != 6:
-                raise SystemExit("%s:%d: expected 6 columns, found %d" % (path, number, len(f)))
-            prog, kind, kernel, loc, what, opts = f
+            if len(f) not in (6, 7):
+                raise SystemExit("%s:%d: expected 6 or 7 columns, found %d" % (path, number, len(f)))
+            prog, kind, kernel, loc, what, opts = f[:6]
+            values = parse_values(f[6], "%s:%d" % (path, number)) if len(f) == 7 else {}
             src_dir = HERE
             if prog.startswith("examples/"):
                 prog = prog[len("examples/"):]
@@ -41,9 +43,60 @@ def load_rows(path):
             rows.append({"prog": prog, "src": os.path.join(src_dir, prog + ".cu"), "kind": kind,
                          "kernel": None if kernel == "-" else kernel,
                          "location": None if loc == "-" else loc, "device": what == "device",
-                         "opts": [] if opts == "-" else opts.split(","),
+                         "opts": [] if opts == "-" else opts.split(","), "values": values,
                          "where": "%s:%d" % (path, number)})
     return rows
+
+
+def parse_values(text, where):
+    """'thread=1.0.0;size=4;address=0x200|0x600' -> {key: [alternatives]}."""
+    values = {}
+    for item in text.split(";"):
+        key, eq, val = item.partition("=")
+        if not eq or key not in ("thread", "block", "size", "address"):
+            raise SystemExit("%s: bad value %r (thread=, block=, size=, address=)" % (where, item))
+        values[key] = val.split("|")
+    return values
+
+
+def printed_address(output):
+    """The address a program printed as 'MC_EXPECT address=0x...', or None."""
+    for line in output.splitlines():
+        if line.startswith("MC_EXPECT address="):
+            return line.split("=", 1)[1].strip()
+    return None
+
+
+def same_value(key, got, want):
+    if key in ("thread", "block"):
+        return isinstance(got, list) and ".".join(str(v) for v in got) == want
+    if key == "size":
+        return str(got) == want
+    try:
+        return int(str(got), 16) == int(want, 16)
+    except ValueError:
+        return False
+
+
+def device_values_ok(found, kind, values, output):
+    """(ok, why): some finding of kind has every expected value."""
+    if not values:
+        return True, ""
+    want = dict(values)
+    if want.get("address") == ["printed"]:
+        addr = printed_address(output)
+        if addr is None:
+            return False, "the program printed no MC_EXPECT address"
+        want["address"] = [addr]
+    seen = []
+    for f in found:
+        if f.get("kind") not in kind.split("|"):
+            continue
+        d = f.get("device") or {}
+        if all(any(same_value(k, d.get(k), w) for w in alts) for k, alts in want.items()):
+            return True, ""
+        seen.append({k: d.get(k) for k in want})
+    return False, "values %s expected, found %s" % (want, seen)
 
 
 def marker_ok(row):
@@ -114,6 +167,10 @@ def main():
             ok, why = findings.match(found, row["kind"], row["kernel"], row["location"])
             if ok and row["device"] and row["kind"] != "none" and not device_fields_ok(found, row["kind"]):
                 ok, why = False, why + "; but without thread/block/address/size"
+            if ok and row["kind"] != "none":
+                vok, vwhy = device_values_ok(found, row["kind"], row["values"], out)
+                if not vok:
+                    ok, why = False, why + "; but " + vwhy
             first = next((f for f in found if f.get("kind") in row["kind"].split("|")), None)
             detail = ""
             if first is not None:

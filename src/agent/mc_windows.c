@@ -1,0 +1,190 @@
+/* memcheck's shared/local windows and device heap, agent side (mc_windows.h): a direct-mapped
+ * cache CUfunction -> cubin facts (tools/memcheck/memcheck_windows.h), the launch header's
+ * window fields, and one device-heap table per context (device memory, created at the first
+ * checked launch there, kept across launches, released with the context). */
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+#include "agent.h"
+#include "mc_windows.h"
+#include "tools/memcheck/memcheck_windows.h"
+
+#define CC_MCW_CACHE 2048u   /* functions whose windows are remembered */
+#define CC_MCW_CONTEXTS 64u  /* contexts with a device-heap table */
+
+static const cc_mc_patch_class cc_mcw_classes[] = {
+    {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, CC_PATCH_FN_MC_GLOBAL},
+    {SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, CC_PATCH_FN_MC_SHARED},
+    {SANITIZER_INSTRUCTION_LOCAL_MEMORY_ACCESS, CC_PATCH_FN_MC_LOCAL},
+    {SANITIZER_INSTRUCTION_MEMCPY_ASYNC, CC_PATCH_FN_MC_MEMCPY_ASYNC},
+    {SANITIZER_INSTRUCTION_DEVICE_SIDE_MALLOC, CC_PATCH_FN_MC_DEVICE_MALLOC},
+    {SANITIZER_INSTRUCTION_DEVICE_ALIGNED_MALLOC, CC_PATCH_FN_MC_DEVICE_MALLOC},
+    {SANITIZER_INSTRUCTION_DEVICE_SIDE_FREE, CC_PATCH_FN_MC_DEVICE_FREE},
+};
+
+/* The leading fields of cc_mc_heap (the table itself is too large for a stack). */
+typedef struct cc_mcw_heap_header {
+    uint32_t magic, cap;
+    unsigned int next, overflow;
+    unsigned long long lo, hi;
+} cc_mcw_heap_header;
+_Static_assert(sizeof(cc_mcw_heap_header) == offsetof(cc_mc_heap, blocks) &&
+                   offsetof(cc_mcw_heap_header, lo) == offsetof(cc_mc_heap, lo),
+               "cc_mc_heap header layout");
+
+static struct {
+    pthread_mutex_t lock;
+    struct {
+        CUfunction fn;       /* NULL = empty */
+        CUmodule module;
+        int found;           /* 0: the cubin did not describe the kernel */
+        cc_mc_kernel_windows w;
+    } cache[CC_MCW_CACHE];
+    struct {
+        CUcontext ctx;
+        cc_mc_heap *heap;    /* NULL with failed = 1: could not be created */
+        int failed;
+    } heaps[CC_MCW_CONTEXTS];
+    size_t nheaps;
+    struct {
+        CUmodule module;     /* NULL = empty */
+        int heap_user;
+    } mods[CC_MCW_CACHE];
+    unsigned long long no_window;
+} cc_mcw = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+size_t cc_mc_patch_classes(const cc_mc_patch_class **out)
+{
+    *out = cc_mcw_classes;
+    return sizeof cc_mcw_classes / sizeof cc_mcw_classes[0];
+}
+
+int cc_mc_module_needs_every_launch(const void *cubin, size_t cubin_size)
+{
+    return cubin != NULL && cc_mc_cubin_uses_device_heap(cubin, cubin_size) == 1;
+}
+
+int cc_mc_module_heap_user(CUmodule module, const void *cubin, size_t cubin_size)
+{
+    size_t h = ((uintptr_t)module >> 4) % CC_MCW_CACHE;
+    pthread_mutex_lock(&cc_mcw.lock);
+    if (cc_mcw.mods[h].module != module) {
+        cc_mcw.mods[h].module = module;
+        cc_mcw.mods[h].heap_user = cc_mc_module_needs_every_launch(cubin, cubin_size);
+    }
+    int r = cc_mcw.mods[h].heap_user;
+    pthread_mutex_unlock(&cc_mcw.lock);
+    return r;
+}
+
+/* Called with the lock held. 1 and *w if the kernel's windows are known. */
+static int windows_of(const Sanitizer_LaunchData *d, const void *cubin, size_t cubin_size,
+                      cc_mc_kernel_windows *w)
+{
+    size_t h = ((uintptr_t)d->function >> 4) % CC_MCW_CACHE;
+    if (cc_mcw.cache[h].fn == d->function && cc_mcw.cache[h].module == d->module) {
+        *w = cc_mcw.cache[h].w;
+        return cc_mcw.cache[h].found;
+    }
+    char err[160];
+    int found = cubin != NULL && d->functionName != NULL &&
+                cc_mc_kernel_windows_of(cubin, cubin_size, d->functionName, w, err,
+                                        sizeof err) == 1;
+    if (!found) {
+        memset(w, 0, sizeof *w);
+    }
+    cc_mcw.cache[h].fn = d->function;
+    cc_mcw.cache[h].module = d->module;
+    cc_mcw.cache[h].found = found;
+    cc_mcw.cache[h].w = *w;
+    return found;
+}
+
+/* Called with the lock held: the context's heap table, created on first use. */
+static cc_mc_heap *heap_of(CUcontext ctx, Sanitizer_StreamHandle stream)
+{
+    for (size_t i = 0; i < cc_mcw.nheaps; i++) {
+        if (cc_mcw.heaps[i].ctx == ctx) {
+            return cc_mcw.heaps[i].heap;
+        }
+    }
+    if (cc_mcw.nheaps == CC_MCW_CONTEXTS) {
+        return NULL;
+    }
+    void *p = NULL;
+    cc_mcw_heap_header hdr = {CC_MC_HEAP_MAGIC, CC_MC_HEAP_CAP, 0u, 0u, ~0ull, 0ull};
+    int ok = sanitizerAlloc(ctx, &p, sizeof(cc_mc_heap)) == SANITIZER_SUCCESS;
+    ok = ok && sanitizerMemset(p, 0, sizeof(cc_mc_heap), stream) == SANITIZER_SUCCESS;
+    ok = ok && sanitizerMemcpyHostToDeviceAsync(p, &hdr, sizeof hdr, stream) ==
+                   SANITIZER_SUCCESS;
+    ok = ok && sanitizerStreamSynchronize(stream) == SANITIZER_SUCCESS;
+    if (!ok) {
+        if (p != NULL) {
+            sanitizerFree(ctx, p);
+        }
+        p = NULL;
+        cc_agent_note("memcheck: cannot allocate the device-heap table in context %p: "
+                      "device-side malloc/free are not checked there", (void *)ctx);
+    }
+    cc_mcw.heaps[cc_mcw.nheaps].ctx = ctx;
+    cc_mcw.heaps[cc_mcw.nheaps].heap = p;
+    cc_mcw.heaps[cc_mcw.nheaps].failed = !ok;
+    cc_mcw.nheaps++;
+    return p;
+}
+
+void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
+                               const void *cubin, size_t cubin_size)
+{
+    cc_mc_kernel_windows w;
+    pthread_mutex_lock(&cc_mcw.lock);
+    int found = windows_of(d, cubin, cubin_size, &w);
+    if (!found) {
+        cc_mcw.no_window++;
+    }
+    hdr->heap = heap_of(d->context, d->hStream);
+    pthread_mutex_unlock(&cc_mcw.lock);
+    if (found) {
+        hdr->flags |= CC_MC_FLAG_SHARED_WINDOW;
+        hdr->smem_lo = w.smem_lo;
+        hdr->smem_static = w.smem_static;
+    }
+    /* No local window: on the H200 the local addresses the Sanitizer API hands the patch are
+     * not offsets below CUDA's per-thread limit (a clean program read as 37 overruns with
+     * CC_MC_FLAG_LOCAL_WINDOW and CC_MC_LOCAL_WINDOW_MAX), so local accesses are checked for
+     * alignment only until the window's base is known. */
+}
+
+void cc_mc_windows_on_module_unload(CUmodule module)
+{
+    pthread_mutex_lock(&cc_mcw.lock);
+    for (size_t i = 0; i < CC_MCW_CACHE; i++) {
+        if (cc_mcw.cache[i].fn != NULL && cc_mcw.cache[i].module == module) {
+            cc_mcw.cache[i].fn = NULL;
+        }
+        if (cc_mcw.mods[i].module == module) {
+            cc_mcw.mods[i].module = NULL;
+        }
+    }
+    pthread_mutex_unlock(&cc_mcw.lock);
+}
+
+void cc_mc_heap_on_context_destroy(CUcontext ctx)
+{
+    pthread_mutex_lock(&cc_mcw.lock);
+    for (size_t i = 0; i < cc_mcw.nheaps; i++) {
+        if (cc_mcw.heaps[i].ctx == ctx) {
+            cc_mcw.heaps[i] = cc_mcw.heaps[--cc_mcw.nheaps];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cc_mcw.lock);
+}
+
+void cc_mc_windows_stats(size_t *heaps, unsigned long long *no_window)
+{
+    pthread_mutex_lock(&cc_mcw.lock);
+    *heaps = cc_mcw.nheaps;
+    *no_window = cc_mcw.no_window;
+    pthread_mutex_unlock(&cc_mcw.lock);
+}

@@ -1,0 +1,298 @@
+/* Learned access sets (see access_learn.h): pointer-argument scan, launch shape keys, learning
+ * facts from instrumented per-allocation ranges, applying them to new pointer values, and the
+ * per-launch decision. Plain C, no allocation. */
+#include <string.h>
+#include "core/access_learn.h"
+#include "cucheck/event.h"
+
+void cc_al_policy_default(cc_al_policy *p)
+{
+    p->learn_launches = CC_AL_DEFAULT_LEARN_LAUNCHES;
+    p->stray_limit = CC_AL_DEFAULT_STRAY_LIMIT;
+    p->kernel_budget = CC_AL_DEFAULT_KERNEL_BUDGET;
+}
+
+/* ---- scan ---- */
+
+static size_t scan_span(const unsigned char *buf, size_t from, size_t to,
+                        const cc_allocmap *allocs, cc_al_word *out, size_t n, size_t cap,
+                        int *truncated)
+{
+    size_t at = (from + 7u) & ~(size_t)7u;
+    for (; at + 8u <= to; at += 8u) {
+        uint64_t v;
+        memcpy(&v, buf + at, sizeof v);
+        const cc_alloc_rec *a = v != 0 ? cc_allocmap_find(allocs, v) : NULL;
+        if (a == NULL || a->size == 0) {
+            continue;
+        }
+        if (n == cap) {
+            *truncated = 1;
+            return n;
+        }
+        out[n].offset = (uint32_t)at;
+        out[n].value = v;
+        out[n].base = a->base;
+        out[n].end = a->base + a->size < a->base ? UINT64_MAX : a->base + a->size;
+        n++;
+    }
+    return n;
+}
+
+size_t cc_al_scan(const unsigned char *buf, size_t len, const cc_ptr_slot *slots, size_t nslots,
+                  const cc_allocmap *allocs, cc_al_word *out, size_t cap, int *truncated)
+{
+    size_t n = 0;
+    *truncated = 0;
+    if (buf == NULL || allocs == NULL || out == NULL) {
+        return 0;
+    }
+    if (nslots == 0 || slots == NULL) {
+        return scan_span(buf, 0, len, allocs, out, 0, cap, truncated);
+    }
+    for (size_t i = 0; i < nslots && !*truncated; i++) {
+        size_t from = slots[i].offset;
+        size_t to = from + slots[i].size;
+        if (from >= len) {
+            continue;
+        }
+        if (to > len) {
+            to = len;
+        }
+        n = scan_span(buf, from, to, allocs, out, n, cap, truncated);
+    }
+    return n;
+}
+
+/* ---- shape ---- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 1099511628211ull;
+}
+
+uint64_t cc_al_shape_key(uint64_t function, const uint32_t grid[3], const uint32_t block[3],
+                         const cc_al_word *words, size_t nwords)
+{
+    uint64_t h = 1469598103934665603ull;
+    h = mix(h, function);
+    for (int i = 0; i < 3; i++) {
+        h = mix(h, grid[i]);
+        h = mix(h, block[i]);
+    }
+    h = mix(h, nwords);
+    for (size_t i = 0; i < nwords; i++) {
+        h = mix(h, words[i].offset);
+        h = mix(h, words[i].end - words[i].base);
+    }
+    return h != 0 ? h : 1;
+}
+
+/* ---- decide ---- */
+
+cc_al_action cc_al_decide(const cc_al_kernel *k, const cc_al_shape *s, const cc_al_policy *p)
+{
+    if (k == NULL || s == NULL || k->fallback) {
+        return CC_AL_INFER;
+    }
+    if (!s->stray && s->observed >= p->learn_launches) {
+        return CC_AL_LEARNED;
+    }
+    if (k->instrumented >= p->kernel_budget) {
+        return CC_AL_INFER;
+    }
+    return CC_AL_INSTRUMENT;
+}
+
+/* ---- observe ---- */
+
+static int has_read(const cc_al_range *r)
+{
+    return r->read_lo < r->read_end;
+}
+
+static int has_write(const cc_al_range *r)
+{
+    return r->write_lo < r->write_end;
+}
+
+/* The accessed range holding address v, or NULL. */
+static const cc_al_range *range_of(const cc_al_range *r, size_t n, uint64_t v)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].base <= v && v < r[i].end) {
+            return &r[i];
+        }
+    }
+    return NULL;
+}
+
+static void widen(uint32_t *has, int64_t *lo, int64_t *end, int64_t nlo, int64_t nend)
+{
+    if (!*has) {
+        *has = 1;
+        *lo = nlo;
+        *end = nend;
+        return;
+    }
+    if (nlo < *lo) {
+        *lo = nlo;
+    }
+    if (nend > *end) {
+        *end = nend;
+    }
+}
+
+int cc_al_observe(cc_al_kernel *k, cc_al_shape *s, const cc_al_policy *p, const cc_al_word *words,
+                  size_t nwords, const cc_al_range *ranges, size_t nranges, uint64_t outside,
+                  uint64_t *stray_at)
+{
+    *stray_at = 0;
+    k->instrumented++;
+    int stray = outside > 0 || nwords > CC_AL_MAX_WORDS;
+    for (size_t i = 0; i < nranges && !stray; i++) {
+        if (!has_read(&ranges[i]) && !has_write(&ranges[i])) {
+            continue;
+        }
+        int covered = 0;
+        for (size_t w = 0; w < nwords && !covered; w++) {
+            covered = ranges[i].base <= words[w].value && words[w].value < ranges[i].end;
+        }
+        if (!covered) {
+            stray = 1;
+            *stray_at = has_read(&ranges[i]) ? ranges[i].read_lo : ranges[i].write_lo;
+        }
+    }
+    if (stray) {
+        s->stray = 1;
+        k->strays++;
+        if (k->strays >= p->stray_limit) {
+            k->fallback = 1;
+        }
+        return CC_AL_OBS_STRAY;
+    }
+    if (s->observed == 0) {
+        s->nfacts = (uint32_t)nwords;
+        memset(s->facts, 0, nwords * sizeof s->facts[0]);
+        for (size_t w = 0; w < nwords; w++) {
+            s->facts[w].offset = words[w].offset;
+        }
+    }
+    for (size_t w = 0; w < nwords; w++) {
+        cc_al_fact *f = NULL;
+        for (uint32_t j = 0; j < s->nfacts && f == NULL; j++) {
+            if (s->facts[j].offset == words[w].offset) {
+                f = &s->facts[j];
+            }
+        }
+        const cc_al_range *r = range_of(ranges, nranges, words[w].value);
+        if (f == NULL || r == NULL) {
+            continue; /* a word the shape does not have (cannot happen with equal keys) */
+        }
+        uint64_t v = words[w].value;
+        if (has_read(r)) {
+            widen(&f->read, &f->read_lo, &f->read_end, (int64_t)(r->read_lo - v),
+                  (int64_t)(r->read_end - v));
+        }
+        if (has_write(r)) {
+            widen(&f->written, &f->write_lo, &f->write_end, (int64_t)(r->write_lo - v),
+                  (int64_t)(r->write_end - v));
+        }
+    }
+    s->observed++;
+    if (s->observed == p->learn_launches) {
+        k->shapes_learned++;
+    }
+    return CC_AL_OBS_LEARNED;
+}
+
+/* ---- apply ---- */
+
+/* [v + lo, v + end) clipped to [base, aend); 0 if empty. */
+static int clip(uint64_t v, uint64_t base, uint64_t aend, int64_t lo, int64_t end,
+                uint64_t *out_lo, uint64_t *out_end)
+{
+    int64_t blo = (int64_t)(base - v);  /* <= 0 */
+    int64_t bend = (int64_t)(aend - v); /* > 0 */
+    if (lo < blo) {
+        lo = blo;
+    }
+    if (end > bend) {
+        end = bend;
+    }
+    if (lo >= end) {
+        return 0;
+    }
+    *out_lo = v + (uint64_t)lo;
+    *out_end = v + (uint64_t)end;
+    return 1;
+}
+
+static size_t push(cc_al_access *out, size_t n, size_t cap, uint32_t *dropped, uint64_t lo,
+                   uint64_t end, uint32_t flags)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (out[i].address == lo && out[i].size == end - lo && out[i].flags == flags) {
+            return n;
+        }
+    }
+    if (n == cap) {
+        (*dropped)++;
+        return n;
+    }
+    out[n].address = lo;
+    out[n].size = end - lo;
+    out[n].flags = flags;
+    return n + 1;
+}
+
+/* Read and write ranges of one place, as accesses (one read|write access when equal). */
+static size_t push_pair(cc_al_access *out, size_t n, size_t cap, uint32_t *dropped, int r,
+                        uint64_t rlo, uint64_t rend, int w, uint64_t wlo, uint64_t wend)
+{
+    if (r && w && rlo == wlo && rend == wend) {
+        return push(out, n, cap, dropped, rlo, rend, CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE);
+    }
+    if (r) {
+        n = push(out, n, cap, dropped, rlo, rend, CC_ACCESS_FLAG_READ);
+    }
+    if (w) {
+        n = push(out, n, cap, dropped, wlo, wend, CC_ACCESS_FLAG_WRITE);
+    }
+    return n;
+}
+
+size_t cc_al_apply(const cc_al_shape *s, const cc_al_word *words, size_t nwords,
+                   cc_al_access *out, size_t cap, uint32_t *dropped)
+{
+    size_t n = 0;
+    *dropped = 0;
+    for (uint32_t j = 0; j < s->nfacts; j++) {
+        const cc_al_fact *f = &s->facts[j];
+        const cc_al_word *w = NULL;
+        for (size_t i = 0; i < nwords && w == NULL; i++) {
+            if (words[i].offset == f->offset) {
+                w = &words[i];
+            }
+        }
+        if (w == NULL) {
+            continue;
+        }
+        uint64_t rlo = 0, rend = 0, wlo = 0, wend = 0;
+        int r = f->read && clip(w->value, w->base, w->end, f->read_lo, f->read_end, &rlo, &rend);
+        int wr = f->written &&
+                 clip(w->value, w->base, w->end, f->write_lo, f->write_end, &wlo, &wend);
+        n = push_pair(out, n, cap, dropped, r, rlo, rend, wr, wlo, wend);
+    }
+    return n;
+}
+
+size_t cc_al_range_accesses(const cc_al_range *rg, cc_al_access out[2])
+{
+    uint64_t rlo = rg->read_lo > rg->base ? rg->read_lo : rg->base;
+    uint64_t rend = rg->read_end < rg->end ? rg->read_end : rg->end;
+    uint64_t wlo = rg->write_lo > rg->base ? rg->write_lo : rg->base;
+    uint64_t wend = rg->write_end < rg->end ? rg->write_end : rg->end;
+    uint32_t dropped = 0;
+    return push_pair(out, 0, 2, &dropped, rlo < rend, rlo, rend, wlo < wend, wlo, wend);
+}

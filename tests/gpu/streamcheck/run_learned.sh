@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# streamcheck with instrumented and learned access sets on a GPU (W1-6): runs the stream
+# examples, the PyTorch twins and the programs of this folder under `cucheck streamcheck` in
+# --mode default and --mode full (and a few in --mode api, to show what it gets wrong), checks
+# each verdict with tests/gpu/findings.py and how the launches got their access sets (access
+# events per source in the recorded stream, the closing note).
+#   halves.cu               two kernels on two streams write DISJOINT halves of one buffer:
+#                           clean in default/full; --mode api reports a race (false positive)
+#   halves.cu -DCC_OVERLAP  the racy twin (overlapping halves): race in every mode
+#   indirect.cu             kernels reach their data through a pointer table in device memory:
+#                           race in round 0 in default/full; in the default mode both kernels
+#                           must fall back to inferred sets and be named in the closing note
+# usage (repository root, GPU machine): bash tests/gpu/streamcheck/run_learned.sh
+# CUCHECK=path/to/cucheck reuses a build (its agent next to it); otherwise one is built in
+# $CUCHECK_BUILD. Each cucheck run is killed after $SC_TIMEOUT seconds (default 120): a hang
+# fails its check instead of the whole script. Results (reports, logs, event dumps,
+# verdicts.md) go to $OUT. Exit 0 when every check passes (PyTorch cases are skipped without torch).
+set -u
+OUT="${OUT:-/tmp/sc-learned-out}"
+B="${CUCHECK_BUILD:-/tmp/sc-learned-build}"
+W=/tmp/sc-learned-work
+T="${SC_TIMEOUT:-120}" # seconds one cucheck run may take (a hang fails its check)
+mkdir -p "$OUT" "$W"
+if [ -n "${CUCHECK:-}" ]; then
+  CC="$CUCHECK"; : > "$OUT/build.txt"
+else
+  { cmake -S . -B "$B" -DCUCHECK_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build "$B" -j16 --target cucheck cucheck_agent; } > "$OUT/build.txt" 2>&1 ||
+    { echo "build failed"; tail -30 "$OUT/build.txt"; exit 1; }
+  CC="$B/cucheck"
+fi
+D=tests/gpu/streamcheck
+build() { # build OUTPUT SOURCE [nvcc flags...]
+  local o=$1 src=$2; shift 2
+  nvcc -O2 -lineinfo -Iexamples "$@" -o "$W/$o" "$src" >> "$OUT/build.txt" 2>&1 ||
+    { echo "nvcc failed for $o"; tail -20 "$OUT/build.txt"; exit 1; }
+}
+build stream_race examples/stream_race.cu
+build stream_ok examples/stream_ok.cu
+build halves_ok $D/halves.cu
+build halves_race $D/halves.cu -DCC_OVERLAP
+build indirect $D/indirect.cu
+
+fail=0
+count() { grep -c "$1" "$2" 2>/dev/null || true; }
+# check NAME MODE KIND KERNEL EXTRA PROGRAM...
+#   KIND: 'none' = clean, else finding kinds ('race|stream-race'); KERNEL: substring or '-'
+#   EXTRA: additional assertion: 'learned' (some learned access events), 'full' (instrumented
+#   events and no inferred ones), 'fallback:NAME' (the note names NAME as fallen back), '-'
+check() {
+  local name=$1 mode=$2 kind=$3 kernel=$4 extra=$5; shift 5
+  local tag="$name.$mode" rep="$OUT/$name.$mode.json"
+  rm -f "$rep" "$OUT/$tag.cuevt"*
+  local t0; t0=$(date +%s%N)
+  timeout -k 5 "$T" "$CC" --record "$OUT/$tag.cuevt" --format json --output "$rep" \
+    streamcheck --mode "$mode" -- "$@" > "$OUT/$tag.log" 2>&1
+  local rc=$?
+  [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "TIMEOUT: killed after $T s" >> "$OUT/$tag.log"
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  local secs; secs=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
+  for f in "$OUT/$tag.cuevt"*; do "$CC" dump "$f"; done > "$OUT/$tag.scn" 2>&1
+  local ni nl nf nlaunch ninst
+  ni=$(count 'source=instrumented' "$OUT/$tag.scn"); nl=$(count 'source=learned' "$OUT/$tag.scn")
+  nf=$(count 'source=inferred' "$OUT/$tag.scn"); nlaunch=$(count '^launch ' "$OUT/$tag.scn")
+  local verdict ok
+  verdict=$(python3 tests/gpu/findings.py "$rep" "$kind" "$kernel" - 2>&1); ok=$?
+  local xv="-"
+  case "$extra" in
+    learned) if [ "${nl:-0}" -gt 0 ]; then xv="learned ok"; else xv="FAIL: no learned events"; ok=1; fi ;;
+    full) if [ "${ni:-0}" -gt 0 ] && [ "${nf:-0}" -eq 0 ]; then xv="full ok"
+          else xv="FAIL: full mode needs instrumented and no inferred events"; ok=1; fi ;;
+    fallback:*) local k=${extra#fallback:}
+          if grep -q "fell back.*$k" "$OUT/$tag.log" "$rep" 2>/dev/null; then xv="$k fell back ok"
+          else xv="FAIL: note does not name $k as fallen back"; ok=1; fi ;;
+  esac
+  [ $ok -eq 0 ] || fail=1
+  local note; note=$(grep -ho 'streamcheck access sets:[^"]*' "$OUT/$tag.log" "$rep" 2>/dev/null |
+                     head -1 | cut -c1-400)
+  printf '| %s | %s | expect %s | exit %s | %ss | %s launches | access events: %s instrumented, %s learned, %s inferred | %s | %s | %s |\n' \
+    "$name" "$mode" "$kind" "$rc" "$secs" "${nlaunch:-0}" "${ni:-0}" "${nl:-0}" "${nf:-0}" \
+    "$verdict" "$xv" "${note:-no note}" | tee -a "$OUT/verdicts.md"
+}
+echo '| case | mode | expected | cucheck exit | wall | launches | access events by source | verdict | extra check | closing note |' > "$OUT/verdicts.md"
+echo '|---|---|---|---|---|---|---|---|---|---|' >> "$OUT/verdicts.md"
+for mode in default full; do
+  check stream_race $mode 'race|stream-race' consume - "$W/stream_race"
+  check stream_ok $mode none - - "$W/stream_ok"
+  extra=learned; [ $mode = full ] && extra=full
+  check halves_ok $mode none - $extra "$W/halves_ok"
+  check halves_race $mode 'race|stream-race' fill_half $extra "$W/halves_race"
+  extra=fallback:bump; [ $mode = full ] && extra=full
+  check indirect $mode 'race|stream-race' bump $extra "$W/indirect"
+done
+# What --mode api gets wrong here (expected): a false positive on the disjoint halves.
+check halves_ok api 'race|stream-race' fill_half - "$W/halves_ok"
+check halves_race api 'race|stream-race' fill_half - "$W/halves_race"
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+  for mode in default full; do
+    check torch_stream_race $mode 'race|stream-race' - - python3 examples/torch_stream_race.py
+    check torch_stream_ok $mode none - - python3 examples/torch_stream_ok.py
+  done
+else
+  echo "| torch_* | skipped: no torch with CUDA |" | tee -a "$OUT/verdicts.md"
+fi
+# Other tools must not see access events, nor run instrumented.
+timeout -k 5 "$T" "$CC" --record "$OUT/run_tool.cuevt" run -- "$W/halves_ok" > "$OUT/run_tool.log" 2>&1
+for f in "$OUT/run_tool.cuevt"*; do "$CC" dump "$f"; done > "$OUT/run_tool.scn" 2>&1
+if grep -q '^access' "$OUT/run_tool.scn"; then
+  echo "| run tool | FAIL: access events outside streamcheck |" | tee -a "$OUT/verdicts.md"; fail=1
+else
+  echo "| run tool | ok: no access events |" | tee -a "$OUT/verdicts.md"
+fi
+echo "streamcheck learned/full GPU checks: $([ $fail -eq 0 ] && echo PASS || echo FAIL)" |
+  tee -a "$OUT/verdicts.md"
+exit $fail

@@ -20,5 +20,6 @@ void cc_instr_init(void);                                     /* after the outpu
 void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data);
 void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev); /* before emit */
 void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data);
+void cc_instr_on_api_exit(void);                              /* any API call's exit */
 
 #endif

@@ -88,6 +88,8 @@ typedef struct cc_instr_module {
     int patched;
     int repatches;
     uint64_t quiet;                /* consecutive launches that needed no check */
+    int unpatch_pending;           /* to be unpatched at the next API exit (cc_instr_module_want) */
+    int repatch_pending;           /* to be re-patched there */
 } cc_instr_module;
 
 typedef struct cc_instr_state {
@@ -113,6 +115,8 @@ typedef struct cc_instr_state {
     struct { CUcontext ctx; void *ptr; } graveyard[64];
     size_t ngrave;
     int inflight;
+    int deferred_due;              /* some module has a pending (un)patch (read without the lock) */
+    int can_defer;                 /* API exit callbacks are enabled: modules may be unpatched */
 } cc_instr_state;
 
 extern cc_instr_state cc_instr_g;
@@ -137,9 +141,20 @@ int cc_instr_module_patch(cc_instr_module *m);          /* 0 ok */
 void cc_instr_module_unpatch(cc_instr_module *m);
 /* The shared patch policy for one launch: want = the client instruments it. Not wanted: the
  * module's quiet count grows and, if may_unpatch, it is unpatched after (1 << repatches) quiet
- * launches. Wanted: the module is (re-)patched if needed, at most CC_INSTR_MAX_REPATCH times.
- * Returns 1 if the launch can run instrumented (wanted and the module is patched). */
+ * launches. Wanted: the module is re-patched if it was unpatched, at most CC_INSTR_MAX_REPATCH
+ * times. Returns 1 if the launch can run instrumented (wanted and the module is patched).
+ * Unpatching and re-patching never happen here, inside the launch callback: on the H200 with
+ * driver 580, sanitizerUnpatchModule called from LAUNCH_BEGIN (or LAUNCH_END) of a launch on a
+ * non-blocking stream blocks forever on a driver mutex (the legacy default stream is spared).
+ * They are deferred to the next API exit callback (cc_instr_on_api_exit, normally the exit of
+ * this launch's own cuLaunchKernel), so the deciding launch runs patched with no callback data
+ * (its patch calls return at once), and the launch that triggers a re-patch runs
+ * uninstrumented (its client falls back: memcheck checks the next launch of that shape,
+ * streamcheck infers this one's access set and instruments the next). Without API callbacks
+ * (CUCHECK_TRACK without runtime/driver) modules are never unpatched. */
 int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch);
+/* Unpatch / re-patch the modules whose change was deferred (see cc_instr_module_want). */
+void cc_instr_apply_deferred(void);
 /* instr_mc.c: memcheck's client (its options in cc_instr_g.cfg). */
 const cc_instr_client *cc_mc_client_init(void);
 /* sc_client.c: streamcheck's client; NULL when --mode api (nothing instrumented). */

@@ -66,6 +66,12 @@ void cc_instr_init(void)
     }
     g->client = cl;
     g->active = 1;
+    /* Modules are unpatched and re-patched only at API exits (cc_instr_module_want). */
+    g->can_defer = (cc_agent_g.track & (CC_TRACK_RUNTIME | CC_TRACK_DRIVER)) != 0;
+    if (!g->can_defer) {
+        cc_agent_note("%s: no API callbacks (CUCHECK_TRACK): modules stay patched after their "
+                      "kernels were checked", cl->name);
+    }
     if (sanitizerEnableCallback(1, cc_agent_g.subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
                                 SANITIZER_CBID_LAUNCH_END) != SANITIZER_SUCCESS) {
         fprintf(stderr, "cucheck: %s: cannot enable launch-end callbacks; device-side "
@@ -170,6 +176,17 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     if (slot < 0 && m != NULL && m->patched) {
         sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
     }
+    pthread_mutex_unlock(&g->lock);
+}
+
+void cc_instr_on_api_exit(void)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || !__atomic_load_n(&g->deferred_due, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_apply_deferred();
     pthread_mutex_unlock(&g->lock);
 }
 

@@ -2,7 +2,8 @@
  * patching a module with the client's patch functions and unpatching it, and the patch policy
  * every client shares (cc_instr_module_want): a module whose recent launches needed no
  * instrumentation is unpatched, and re-patched (a bounded number of times, with back-off) when a
- * launch of it needs instrumentation again. Which launches need it is the client's decision
+ * launch of it needs instrumentation again, both deferred to the next API exit
+ * (cc_instr_apply_deferred; inside a launch callback the driver can deadlock). Which launches need it is the client's decision
  * (instr_mc.c, sc_client.c). Every function here runs with cc_instr_g.lock held; that lock also
  * serializes the Sanitizer patching calls this file makes. */
 #include <stdlib.h>
@@ -113,25 +114,56 @@ void cc_instr_module_unloading(CUmodule module)
     *m = g->mods[--g->nmods];
 }
 
+static void defer(int *flag)
+{
+    *flag = 1;
+    __atomic_store_n(&cc_instr_g.deferred_due, 1, __ATOMIC_RELEASE);
+}
+
 int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
 {
+    cc_instr_state *g = &cc_instr_g;
     if (m == NULL) {
         return 0; /* a module we never saw load: not patched */
     }
     if (!want) {
-        if (m->patched && may_unpatch && ++m->quiet >= (1ull << m->repatches)) {
-            cc_instr_module_unpatch(m);
+        if (m->patched && may_unpatch && g->can_defer && !m->unpatch_pending &&
+            ++m->quiet >= (1ull << m->repatches)) {
+            defer(&m->unpatch_pending);
         }
         return 0;
     }
     m->quiet = 0;
+    m->unpatch_pending = 0; /* still patched: wanted again before the deferred unpatch */
     if (!m->patched) {
-        if (m->repatches >= CC_INSTR_MAX_REPATCH || cc_instr_module_patch(m) != 0) {
+        if (m->repatches >= CC_INSTR_MAX_REPATCH) {
             return 0;
         }
-        m->repatches++;
+        if (!m->repatch_pending) {
+            defer(&m->repatch_pending);
+        }
+        return 0;
     }
     return 1;
+}
+
+void cc_instr_apply_deferred(void)
+{
+    cc_instr_state *g = &cc_instr_g;
+    __atomic_store_n(&g->deferred_due, 0, __ATOMIC_RELEASE);
+    for (size_t i = 0; i < g->nmods; i++) {
+        cc_instr_module *m = &g->mods[i];
+        if (m->unpatch_pending) {
+            m->unpatch_pending = 0;
+            cc_instr_module_unpatch(m);
+        }
+        if (m->repatch_pending) {
+            m->repatch_pending = 0;
+            if (!m->patched && cc_instr_module_patch(m) == 0) {
+                m->repatches++;
+            }
+        }
+    }
 }
 
 void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t pc, uint64_t *offset,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "agent.h"
+#include "instr.h"
 #include "access_infer.h"
 #include "coredump_agent.h"
 #include "core/cuda_errors.h"
@@ -108,6 +109,7 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
         }
         return;
     }
+    cc_instr_on_api_exit(); /* memcheck, streamcheck: deferred module unpatching */
     if (cc_is_stream_create(runtime, cbid) && (runtime || cc_runtime_depth == 0)) {
         cc_creating_stream_flags = 0;
     }

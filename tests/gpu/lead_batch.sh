@@ -8,7 +8,8 @@
 #          memcheck, torchmc (MC_FULL=1 adds full mode), profile, examples,
 #          streamapi (streamcheck --mode api verdicts), occgpu (occupancy --gpu against --arch and
 #          the runtime comparison), profablate (what each part of the profile costs),
-#          learned (streamcheck --mode default/full verdicts)
+#          learned (streamcheck --mode default/full verdicts), scbench (streamcheck speed on the
+#          PyTorch step)
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/cucheck-batch}"
@@ -83,6 +84,12 @@ fi
 if has learned; then
     CUCHECK="$cc" OUT="$work/learned" timeout 300 bash "$root/tests/gpu/streamcheck/run_learned.sh" >"$work/learned.log" 2>&1
     log "streamcheck learned/full: exit $?"; tail -25 "$work/learned.log" >>"$sum"
+fi
+if has scbench; then # streamcheck on the PyTorch step: default and api mode against native and CSAN
+    timeout 420 python3 "$root/bench/run_bench.py" --cucheck "$cc" --reps "${SC_REPS:-2}" \
+        --modes "cucheck streamcheck,cucheck streamcheck --mode api,torch-csan" --only transformer_step \
+        --build-dir /tmp/bench --out "$work/bench_sc.md" >"$work/bench_sc.log" 2>&1
+    log "bench streamcheck: exit $?"; cat "$work/bench_sc.md" >>"$sum" 2>/dev/null
 fi
 if has examples; then
     timeout 240 python3 "$root/tests/gpu/run_gpu_tests.py" --cucheck "$cc" >"$work/examples.md" 2>&1

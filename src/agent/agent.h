@@ -95,6 +95,11 @@ void cc_agent_stacks_after_fork(void);
 /* Symbolizes and defines the native stacks seen but not yet defined (before an API error is
  * reported, and at exit); not from signal handlers. */
 void cc_agent_stacks_flush(void);
+/* A stack a tool needs before it was flushed (a finding made mid-run): symbolize pending stack
+ * `id` and hand it to sink, without emitting it (the flush at exit still records it). 0 done;
+ * -1 if it is not pending or the stack table is busy (never waits). */
+typedef void (*cc_agent_stack_sink)(const cc_ev_host_stack *stack, void *arg);
+int cc_agent_stack_resolve(uint64_t id, cc_agent_stack_sink sink, void *arg);
 
 /* sanitizer_subscribe.c */
 int cc_agent_subscribe(void);       /* 0 ok; -1 after printing why (program runs unchecked) */

@@ -70,6 +70,13 @@ static void cc_agent_emit_process_start(void)
     cc_agent_emit(&ev);
 }
 
+/* The session's resolver: a stack a finding needs before the stacks are flushed. */
+static int resolve_stack(uint64_t id, cc_session_stack_sink sink, void *sink_arg, void *arg)
+{
+    (void)arg;
+    return cc_agent_stack_resolve(id, sink, sink_arg);
+}
+
 int cc_agent_open_outputs(void)
 {
     cc_agent *a = &cc_agent_g;
@@ -111,6 +118,7 @@ int cc_agent_open_outputs(void)
                 a->tool, err[0] != '\0' ? err : "unknown error");
         return -1;
     }
+    cc_session_set_stack_resolver(session, resolve_stack, NULL);
     cc_evt_writer *recorder = NULL;
     if (record_path[0] != '\0') {
         err[0] = '\0';

@@ -121,8 +121,18 @@ static int cc_stacks_insert(uint64_t hash, uint64_t id)
 /* Symbolizes a new stack and emits its definition (lock held; runs once per distinct stack):
  * the Python frames first, then the native frames of the program (the agent's and CUDA's own
  * above it dropped) down to the interpreter or main. */
+static void cc_emit_stack(const cc_ev_host_stack *st, void *arg)
+{
+    (void)arg;
+    cc_event ev;
+    cc_agent_event_init(&ev, CC_EV_HOST_STACK);
+    ev.u.host_stack = *st;
+    cc_agent_emit(&ev);
+}
+
 static void cc_define_stack(uint64_t id, const uint64_t *pcs, int npcs,
-                            const char (*py)[CC_FRAME_TEXT], int npy)
+                            const char (*py)[CC_FRAME_TEXT], int npy, cc_agent_stack_sink sink,
+                            void *arg)
 {
     static char texts[CC_SHOW_MAX][CC_FRAME_TEXT]; /* guarded by cc_stacks_lock */
     cc_stack_frame frames[CC_SHOW_MAX];
@@ -157,12 +167,12 @@ static void cc_define_stack(uint64_t id, const uint64_t *pcs, int npcs,
             n++;
         }
     }
-    cc_event ev;
-    cc_agent_event_init(&ev, CC_EV_HOST_STACK);
-    ev.u.host_stack.id = id;
-    ev.u.host_stack.nframes = n;
-    ev.u.host_stack.frames = frames;
-    cc_agent_emit(&ev);
+    cc_ev_host_stack st;
+    memset(&st, 0, sizeof st);
+    st.id = id;
+    st.nframes = n;
+    st.frames = frames;
+    sink(&st, arg);
 }
 
 /* Keeps a new stack for cc_agent_stacks_flush (lock held): its return addresses and the texts
@@ -271,7 +281,8 @@ void cc_agent_stacks_flush(void)
     cc_raw_tail = &cc_raw_head;
     while (r != NULL) {
         cc_raw_stack *next = r->next;
-        cc_define_stack(r->id, r->pcs, r->npcs, (const char (*)[CC_FRAME_TEXT])r->py, r->npy);
+        cc_define_stack(r->id, r->pcs, r->npcs, (const char (*)[CC_FRAME_TEXT])r->py, r->npy,
+                        cc_emit_stack, NULL);
         nstacks++;
         nframes += (unsigned)r->npcs;
         free(r);
@@ -283,6 +294,26 @@ void cc_agent_stacks_flush(void)
                         "(%s)\n", nstacks, nframes, (double)(cc_agent_now_ns() - t0) / 1e6,
                 cc_host_symbolizer_name());
     }
+}
+
+int cc_agent_stack_resolve(uint64_t id, cc_agent_stack_sink sink, void *arg)
+{
+    /* Never waits: the caller holds the session lock, and a flush holds cc_stacks_lock while it
+     * emits into the session. */
+    if (pthread_mutex_trylock(&cc_stacks_lock) != 0) {
+        return -1;
+    }
+    int found = -1;
+    for (cc_raw_stack *r = cc_raw_head; r != NULL; r = r->next) {
+        if (r->id == id) {
+            cc_define_stack(r->id, r->pcs, r->npcs, (const char (*)[CC_FRAME_TEXT])r->py, r->npy,
+                            sink, arg);
+            found = 0;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cc_stacks_lock);
+    return found;
 }
 
 void cc_agent_stacks_after_fork(void)

@@ -24,6 +24,8 @@ struct cc_session {
     pthread_mutex_t lock;
     cc_stored_stack *stacks;  /* open-addressing table keyed by stack id */
     size_t stack_cap, stack_count;
+    int (*resolve)(uint64_t id, cc_session_stack_sink sink, void *sink_arg, void *arg);
+    void *resolve_arg;
     int closed;
 };
 
@@ -76,8 +78,7 @@ static void store_stack(cc_session *s, const cc_ev_host_stack *in) {
     st->stack.frames = st->frames;
 }
 
-static const cc_ev_host_stack *host_stack(cc_tool_host *host, uint64_t id) {
-    cc_session *s = host->impl;
+static const cc_ev_host_stack *find_stack(const cc_session *s, uint64_t id) {
     if (id == 0 || s->stack_cap == 0) return NULL;
     size_t j = stack_slot(s, id);
     while (s->stacks[j].stack.id != 0) {
@@ -85,6 +86,29 @@ static const cc_ev_host_stack *host_stack(cc_tool_host *host, uint64_t id) {
         j = (j + 1) & (s->stack_cap - 1);
     }
     return NULL;
+}
+
+static void store_resolved(const cc_ev_host_stack *stack, void *sink_arg) {
+    store_stack(sink_arg, stack);
+}
+
+static const cc_ev_host_stack *host_stack(cc_tool_host *host, uint64_t id) {
+    cc_session *s = host->impl;
+    const cc_ev_host_stack *st = find_stack(s, id);
+    if (st == NULL && id != 0 && s->resolve != NULL &&
+        s->resolve(id, store_resolved, s, s->resolve_arg) == 0)
+        st = find_stack(s, id);
+    return st;
+}
+
+void cc_session_set_stack_resolver(cc_session *s,
+                                   int (*resolve)(uint64_t id, cc_session_stack_sink sink,
+                                                  void *sink_arg, void *arg),
+                                   void *arg) {
+    pthread_mutex_lock(&s->lock);
+    s->resolve = resolve;
+    s->resolve_arg = arg;
+    pthread_mutex_unlock(&s->lock);
 }
 
 static void host_report(cc_tool_host *host, const cc_finding *f) {

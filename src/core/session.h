@@ -26,4 +26,13 @@ cc_reporter *cc_session_reporter(cc_session *s);
  * distinct unsuppressed findings of severity error. */
 uint64_t cc_session_close(cc_session *s);
 
+/* Where a stack id the event stream has not defined yet can be obtained on demand (the agent's
+ * pending stacks, for findings made mid-run): resolve hands the definition to sink(stack,
+ * sink_arg) synchronously and returns 0, or returns -1. Called with the session's lock held. */
+typedef void (*cc_session_stack_sink)(const cc_ev_host_stack *stack, void *sink_arg);
+void cc_session_set_stack_resolver(cc_session *s,
+                                   int (*resolve)(uint64_t id, cc_session_stack_sink sink,
+                                                  void *sink_arg, void *arg),
+                                   void *arg);
+
 #endif

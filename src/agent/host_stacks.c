@@ -12,6 +12,7 @@
  * own frames the Python ones stand for. */
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,9 +299,17 @@ void cc_agent_stacks_flush(void)
 
 int cc_agent_stack_resolve(uint64_t id, cc_agent_stack_sink sink, void *arg)
 {
-    /* Never waits: the caller holds the session lock, and a flush holds cc_stacks_lock while it
-     * emits into the session. */
-    if (pthread_mutex_trylock(&cc_stacks_lock) != 0) {
+    /* Never blocks: the caller holds the session lock, and a flush holds cc_stacks_lock while it
+     * emits into the session. Other holders (a launch keeping a new stack) are brief, so retry
+     * a bounded number of times before going without frames. */
+    int locked = 0;
+    for (int tries = 0; tries < 2000 && !locked; tries++) {
+        locked = pthread_mutex_trylock(&cc_stacks_lock) == 0;
+        if (!locked) {
+            sched_yield();
+        }
+    }
+    if (!locked) {
         return -1;
     }
     int found = -1;

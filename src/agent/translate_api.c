@@ -147,7 +147,9 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     ev.u.api_error.error_name = error_name != NULL ? error_name : "";
     ev.u.api_error.error_string = error_text != NULL ? error_text : "";
     ev.u.api_error.callsite = cc_agent_callsite();
-    cc_agent_stacks_flush(); /* the stacks of the launches it may be attributed to */
+    if (cc_agent_g.recorder != NULL) {
+        cc_agent_stacks_flush(); /* a replay names the stacks of the launches it may blame */
+    }
     if (cc_cuda_error_is_sticky(api, code)) cc_agent_coredump_on_sticky(); /* DEVICE_FAULT */
     cc_agent_emit(&ev);
 }

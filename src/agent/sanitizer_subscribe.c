@@ -3,8 +3,6 @@
  * translator of its domain. Callbacks that arrive while this thread is already inside one of
  * ours (caused by the agent's own Sanitizer calls) are ignored. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include "agent.h"
 
 static _Thread_local int cc_in_callback;
@@ -119,44 +117,6 @@ static void cc_enable_api(Sanitizer_CallbackDomain domain, const Sanitizer_Callb
     }
 }
 
-/* The API calls streamcheck needs: launches (their arguments, for access sets), stream creation
- * (flags), stream and event queries (a successful query orders). Measured on the H200, the
- * runtime and driver callbacks of every call cost a PyTorch step ~4 ms of ~12 under
- * `streamcheck --mode api` (13.8 ms/step with them off): streamcheck takes only these, and
- * reports no CUDA API errors unless CUCHECK_API_ERRORS=1 (`cucheck run` and memcheck do). */
-static const Sanitizer_CallbackId cc_streamcheck_runtime_calls[] = {
-    SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel,
-    SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz,
-    SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel,
-    SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel_ptsz,
-    SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC,
-    SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz,
-    SANITIZER_CBID_RUNTIME_API_cudaStreamCreateWithFlags,
-    SANITIZER_CBID_RUNTIME_API_cudaStreamCreateWithPriority,
-    SANITIZER_CBID_RUNTIME_API_cudaStreamQuery,
-    SANITIZER_CBID_RUNTIME_API_cudaStreamQuery_ptsz,
-    SANITIZER_CBID_RUNTIME_API_cudaEventQuery,
-};
-static const Sanitizer_CallbackId cc_streamcheck_driver_calls[] = {
-    SANITIZER_CBID_DRIVER_API_cuLaunchKernel,
-    SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
-    SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel,
-    SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz,
-    SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx,
-    SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz,
-    SANITIZER_CBID_DRIVER_API_cuStreamCreate,
-    SANITIZER_CBID_DRIVER_API_cuStreamCreateWithPriority,
-    SANITIZER_CBID_DRIVER_API_cuStreamQuery,
-    SANITIZER_CBID_DRIVER_API_cuStreamQuery_ptsz,
-    SANITIZER_CBID_DRIVER_API_cuEventQuery,
-};
-
-static int cc_api_subset_only(void)
-{
-    const char *all = getenv("CUCHECK_API_ERRORS");
-    return strcmp(cc_agent_g.tool, "streamcheck") == 0 && (all == NULL || strcmp(all, "1") != 0);
-}
-
 /* Only the callbacks the translators use are enabled (each enabled callback costs on every
  * call of its kind, whatever the agent then does with it). */
 void cc_agent_enable_callbacks(void)
@@ -210,19 +170,6 @@ void cc_agent_enable_callbacks(void)
     if (t & CC_TRACK_GRAPHS) {
         cc_enable(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN);
         cc_enable(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN);
-    }
-    if ((t & (CC_TRACK_RUNTIME | CC_TRACK_DRIVER)) && cc_api_subset_only()) {
-        for (size_t i = 0; (t & CC_TRACK_RUNTIME) &&
-                           i < sizeof cc_streamcheck_runtime_calls / sizeof cc_streamcheck_runtime_calls[0];
-             i++) {
-            cc_enable(SANITIZER_CB_DOMAIN_RUNTIME_API, cc_streamcheck_runtime_calls[i]);
-        }
-        for (size_t i = 0; (t & CC_TRACK_DRIVER) &&
-                           i < sizeof cc_streamcheck_driver_calls / sizeof cc_streamcheck_driver_calls[0];
-             i++) {
-            cc_enable(SANITIZER_CB_DOMAIN_DRIVER_API, cc_streamcheck_driver_calls[i]);
-        }
-        return;
     }
     if (t & CC_TRACK_RUNTIME) {
         cc_enable_api(SANITIZER_CB_DOMAIN_RUNTIME_API, cc_quiet_runtime_calls,

@@ -423,7 +423,9 @@ void cc_access_after_launch(const Sanitizer_LaunchData *d, const cc_event *launc
     if (!cc_ax.active) {
         return; /* not streamcheck */
     }
-    int handled = cc_sc_after_launch(launch); /* learned, instrumented, or --mode full */
+    const cc_al_word *words = NULL;
+    size_t nwords = 0;
+    int handled = cc_sc_after_launch(launch, &words, &nwords); /* learned, instrumented, full */
     if (handled || !cc_ax_call.set) {
         cc_ax_call.set = 0;
         return; /* or a launch call whose parameters we do not read */
@@ -433,16 +435,26 @@ void cc_access_after_launch(const Sanitizer_LaunchData *d, const cc_event *launc
     cc_ptr_range ranges[CC_AX_RANGES];
     cc_ptr_infer_stats st = {0, 0, 0};
     size_t n = 0;
+    if (nwords > 0) { /* the default mode's decision already found the pointer arguments */
+        for (size_t i = 0; i < nwords; i++) {
+            if (cc_ptr_range_add(ranges, &n, CC_AX_RANGES, words[i].value,
+                                 words[i].end - words[i].value) != 0) {
+                st.dropped++;
+            }
+        }
+    }
     pthread_mutex_lock(&cc_ax.lock);
     cc_ax.launches++;
-    const cc_ax_kernel *k = cc_ax_layout(d);
-    size_t len = 0;
-    const unsigned char *buf = cc_ax_param_buffer(k, params, extra, &len);
-    if (buf != NULL) {
-        n = cc_ptr_infer(buf, len, k != NULL ? k->slots : NULL, k != NULL ? k->nslots : 0,
-                         cc_ax.allocs, CC_PTR_TO_END, ranges, CC_AX_RANGES, &st);
-    } else {
-        cc_ax.no_layout++; /* an args array without a layout: its length is unknown */
+    if (nwords == 0) {
+        const cc_ax_kernel *k = cc_ax_layout(d);
+        size_t len = 0;
+        const unsigned char *buf = cc_ax_param_buffer(k, params, extra, &len);
+        if (buf != NULL) {
+            n = cc_ptr_infer(buf, len, k != NULL ? k->slots : NULL, k != NULL ? k->nslots : 0,
+                             cc_ax.allocs, CC_PTR_TO_END, ranges, CC_AX_RANGES, &st);
+        } else {
+            cc_ax.no_layout++; /* an args array without a layout: its length is unknown */
+        }
     }
     cc_ax.dropped += st.dropped;
     pthread_mutex_unlock(&cc_ax.lock);

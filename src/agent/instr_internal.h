@@ -90,6 +90,7 @@ typedef struct cc_instr_module {
     uint64_t quiet;                /* consecutive launches that needed no check */
     int unpatch_pending;           /* to be unpatched at the next API exit (cc_instr_module_want) */
     int repatch_pending;           /* to be re-patched there */
+    int heap_user;                 /* memcheck: calls device malloc/free (-1: not read yet) */
 } cc_instr_module;
 
 typedef struct cc_instr_state {

@@ -82,7 +82,10 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
     shape_entry *shape = NULL;
     /* A module that calls device-side malloc/free runs checked on every launch: a heap block
      * its unchecked launches made would be unknown to the heap table later. */
-    int heap = m != NULL && cc_mc_module_heap_user(m->module, m->cubin, m->cubin_size);
+    if (m != NULL && m->heap_user < 0) { /* read once per module */
+        m->heap_user = cc_mc_module_needs_every_launch(m->cubin, m->cubin_size);
+    }
+    int heap = m != NULL && m->heap_user > 0;
     if (func_selected(d->function, d->functionName)) {
         g->selected_launches++;
         int in_window = g->selected_launches > cfg->launch_skip &&

@@ -81,6 +81,7 @@ void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
     }
     cc_instr_module *m = &g->mods[g->nmods++];
     memset(m, 0, sizeof *m);
+    m->heap_user = -1;
     m->module = d->module;
     m->ctx = d->context;
     if (d->pCubin != NULL && d->cubinSize > 0 && cc_cubin_bytes + d->cubinSize <= CC_INSTR_CUBIN_BUDGET) {

@@ -46,10 +46,6 @@ static struct {
         int failed;
     } heaps[CC_MCW_CONTEXTS];
     size_t nheaps;
-    struct {
-        CUmodule module;     /* NULL = empty */
-        int heap_user;
-    } mods[CC_MCW_CACHE];
     unsigned long long no_window;
 } cc_mcw = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -62,19 +58,6 @@ size_t cc_mc_patch_classes(const cc_mc_patch_class **out)
 int cc_mc_module_needs_every_launch(const void *cubin, size_t cubin_size)
 {
     return cubin != NULL && cc_mc_cubin_uses_device_heap(cubin, cubin_size) == 1;
-}
-
-int cc_mc_module_heap_user(CUmodule module, const void *cubin, size_t cubin_size)
-{
-    size_t h = ((uintptr_t)module >> 4) % CC_MCW_CACHE;
-    pthread_mutex_lock(&cc_mcw.lock);
-    if (cc_mcw.mods[h].module != module) {
-        cc_mcw.mods[h].module = module;
-        cc_mcw.mods[h].heap_user = cc_mc_module_needs_every_launch(cubin, cubin_size);
-    }
-    int r = cc_mcw.mods[h].heap_user;
-    pthread_mutex_unlock(&cc_mcw.lock);
-    return r;
 }
 
 /* Called with the lock held. 1 and *w if the kernel's windows are known. */
@@ -166,9 +149,6 @@ void cc_mc_windows_on_module_unload(CUmodule module)
     for (size_t i = 0; i < CC_MCW_CACHE; i++) {
         if (cc_mcw.cache[i].fn != NULL && cc_mcw.cache[i].module == module) {
             cc_mcw.cache[i].fn = NULL;
-        }
-        if (cc_mcw.mods[i].module == module) {
-            cc_mcw.mods[i].module = NULL;
         }
     }
     pthread_mutex_unlock(&cc_mcw.lock);

@@ -22,8 +22,6 @@ size_t cc_mc_patch_classes(const cc_mc_patch_class **out);
 /* 1 if every launch of this module must run checked: it calls device-side malloc/free, and a
  * block the heap table never saw would later read as out of bounds. */
 int cc_mc_module_needs_every_launch(const void *cubin, size_t cubin_size);
-/* The same, remembered per module (for the per-launch policy). */
-int cc_mc_module_heap_user(CUmodule module, const void *cubin, size_t cubin_size);
 
 /* Fill the windows and the heap of a checked launch's header (hdr already has magic, flags,
  * table). cubin: the launch's module's cubin (NULL: no shared window check). The heap table is

@@ -47,8 +47,9 @@ void cc_sc_learn_observe(cc_al_kernel *k, cc_al_shape *s, const char *kernel_nam
                          const cc_al_word *words, size_t nwords, const cc_al_range *ranges,
                          size_t nranges, uint64_t outside, uint64_t outside_first);
 /* Right after the launch event (access_infer.c): emits the learned set, or says the launch needs
- * none from the caller. 1: handled (learned, instrumented, or --mode full); 0: infer it. */
-int cc_sc_after_launch(const cc_event *launch);
+ * none from the caller. 1: handled (learned, instrumented, or --mode full); 0: infer it — then
+ * *words / *nwords are the pointer arguments the decision already found (nwords 0: scan them). */
+int cc_sc_after_launch(const cc_event *launch, const cc_al_word **words, size_t *nwords);
 
 /* access_infer.c: the pointer arguments of the launch now at LAUNCH_BEGIN on this thread (from
  * its launch API call and the kernel's parameter layout). 1 if its arguments are known (the

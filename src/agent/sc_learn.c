@@ -146,10 +146,12 @@ void cc_sc_learn_observe(cc_al_kernel *k, cc_al_shape *s, const char *kernel_nam
     }
 }
 
-int cc_sc_after_launch(const cc_event *launch)
+int cc_sc_after_launch(const cc_event *launch, const cc_al_word **words, size_t *nwords)
 {
     cc_sc_plan *p = &cc_sc_plan_cur;
     int full = cc_sc.mode == CC_SC_MODE_FULL;
+    *words = p->words;
+    *nwords = 0;
     if (!p->set) {
         return full; /* no decision was made (no client): inferred, except in --mode full */
     }
@@ -158,6 +160,7 @@ int cc_sc_after_launch(const cc_event *launch)
         return 1; /* its events come at LAUNCH_END */
     }
     if (p->action != CC_AL_LEARNED) {
+        *nwords = p->nwords; /* inferred: from the words the decision scanned */
         return full; /* --mode full uses instrumented sets only: nothing for this launch */
     }
     for (size_t i = 0; i < p->nacc; i++) {

@@ -14,54 +14,36 @@ void cc_al_policy_default(cc_al_policy *p)
 
 /* ---- scan ---- */
 
-static size_t scan_span(const unsigned char *buf, size_t from, size_t to,
-                        const cc_allocmap *allocs, cc_al_word *out, size_t n, size_t cap,
-                        int *truncated)
+typedef struct scan_ctx {
+    cc_al_word *out;
+    size_t n, cap;
+    int truncated;
+} scan_ctx;
+
+static int keep_word(uint32_t offset, uint64_t value, const cc_alloc_rec *a, void *arg)
 {
-    size_t at = (from + 7u) & ~(size_t)7u;
-    for (; at + 8u <= to; at += 8u) {
-        uint64_t v;
-        memcpy(&v, buf + at, sizeof v);
-        const cc_alloc_rec *a = v != 0 ? cc_allocmap_find(allocs, v) : NULL;
-        if (a == NULL || a->size == 0) {
-            continue;
-        }
-        if (n == cap) {
-            *truncated = 1;
-            return n;
-        }
-        out[n].offset = (uint32_t)at;
-        out[n].value = v;
-        out[n].base = a->base;
-        out[n].end = a->base + a->size < a->base ? UINT64_MAX : a->base + a->size;
-        n++;
+    scan_ctx *c = arg;
+    if (c->n == c->cap) {
+        c->truncated = 1;
+        return 1;
     }
-    return n;
+    c->out[c->n].offset = offset;
+    c->out[c->n].value = value;
+    c->out[c->n].base = a->base;
+    c->out[c->n].end = a->base + a->size < a->base ? UINT64_MAX : a->base + a->size;
+    c->n++;
+    return 0;
 }
 
 size_t cc_al_scan(const unsigned char *buf, size_t len, const cc_ptr_slot *slots, size_t nslots,
                   const cc_allocmap *allocs, cc_al_word *out, size_t cap, int *truncated)
 {
-    size_t n = 0;
-    *truncated = 0;
-    if (buf == NULL || allocs == NULL || out == NULL) {
-        return 0;
+    scan_ctx c = {out, 0, cap, 0};
+    if (out != NULL) {
+        cc_ptr_scan(buf, len, slots, nslots, allocs, keep_word, &c);
     }
-    if (nslots == 0 || slots == NULL) {
-        return scan_span(buf, 0, len, allocs, out, 0, cap, truncated);
-    }
-    for (size_t i = 0; i < nslots && !*truncated; i++) {
-        size_t from = slots[i].offset;
-        size_t to = from + slots[i].size;
-        if (from >= len) {
-            continue;
-        }
-        if (to > len) {
-            to = len;
-        }
-        n = scan_span(buf, from, to, allocs, out, n, cap, truncated);
-    }
-    return n;
+    *truncated = c.truncated;
+    return c.n;
 }
 
 /* ---- shape ---- */

@@ -3,9 +3,7 @@
 
 #include <string.h>
 
-/* Add [a, a+n) to the sorted, disjoint out[0..*count), merging what it overlaps or touches.
- * Returns 0, or -1 when a new entry was needed and out is full. */
-static int add_range(cc_ptr_range *out, size_t *count, size_t cap, uint64_t a, uint64_t n)
+int cc_ptr_range_add(cc_ptr_range *out, size_t *count, size_t cap, uint64_t a, uint64_t n)
 {
     uint64_t end = a + n;
     size_t i = 0;
@@ -40,21 +38,67 @@ static int add_range(cc_ptr_range *out, size_t *count, size_t cap, uint64_t a, u
     return 0;
 }
 
-static void scan_word(const unsigned char *p, const cc_allocmap *allocs, uint32_t policy,
-                      cc_ptr_range *out, size_t *count, size_t cap, cc_ptr_infer_stats *st)
+/* Calls fn for the word at buf[off] if it points into a live allocation; 1 if fn said stop. */
+static int scan_word(const unsigned char *buf, uint64_t off, const cc_allocmap *allocs,
+                     cc_ptr_word_fn fn, void *arg, uint32_t *words)
 {
     uint64_t v;
-    memcpy(&v, p, sizeof v);
-    st->words++;
-    const cc_alloc_rec *r = cc_allocmap_find(allocs, v);
+    memcpy(&v, buf + off, sizeof v);
+    (*words)++;
+    const cc_alloc_rec *r = v != 0 ? cc_allocmap_find(allocs, v) : NULL;
     if (r == NULL || r->size == 0) {
-        return; /* not a device address we know (host pointer, integer, one past the end) */
+        return 0; /* not a device address we know (host pointer, integer, one past the end) */
     }
-    st->pointers++;
-    uint64_t a = policy == CC_PTR_WHOLE_ALLOC ? r->base : v;
-    if (add_range(out, count, cap, a, r->base + r->size - a) != 0) {
-        st->dropped++;
+    return fn((uint32_t)off, v, r, arg);
+}
+
+uint32_t cc_ptr_scan(const unsigned char *buf, size_t len, const cc_ptr_slot *slots,
+                     size_t nslots, const cc_allocmap *allocs, cc_ptr_word_fn fn, void *arg)
+{
+    uint32_t words = 0;
+    if (buf == NULL || allocs == NULL) {
+        return 0;
     }
+    if (nslots == 0 || slots == NULL) {
+        for (uint64_t off = 0; off + 8 <= len; off += 8) {
+            if (scan_word(buf, off, allocs, fn, arg, &words)) {
+                return words;
+            }
+        }
+        return words;
+    }
+    for (size_t s = 0; s < nslots; s++) {
+        uint64_t start = ((uint64_t)slots[s].offset + 7u) & ~(uint64_t)7u;
+        uint64_t end = (uint64_t)slots[s].offset + slots[s].size;
+        if (end > len) {
+            end = len;
+        }
+        for (uint64_t off = start; off + 8 <= end; off += 8) {
+            if (scan_word(buf, off, allocs, fn, arg, &words)) {
+                return words;
+            }
+        }
+    }
+    return words;
+}
+
+typedef struct infer_ctx {
+    uint32_t policy;
+    cc_ptr_range *out;
+    size_t count, cap;
+    cc_ptr_infer_stats st;
+} infer_ctx;
+
+static int infer_word(uint32_t offset, uint64_t value, const cc_alloc_rec *r, void *arg)
+{
+    (void)offset;
+    infer_ctx *c = arg;
+    c->st.pointers++;
+    uint64_t a = c->policy == CC_PTR_WHOLE_ALLOC ? r->base : value;
+    if (cc_ptr_range_add(c->out, &c->count, c->cap, a, r->base + r->size - a) != 0) {
+        c->st.dropped++;
+    }
+    return 0;
 }
 
 const unsigned char *cc_ptr_extra_buffer(void *const *extra, size_t max_pairs, size_t max_len,
@@ -81,27 +125,12 @@ size_t cc_ptr_infer(const unsigned char *buf, size_t len, const cc_ptr_slot *slo
                     const cc_allocmap *allocs, uint32_t policy, cc_ptr_range *out, size_t cap,
                     cc_ptr_infer_stats *stats)
 {
-    cc_ptr_infer_stats st = {0, 0, 0};
-    size_t count = 0;
-    if (buf != NULL && allocs != NULL && out != NULL && cap > 0) {
-        if (nslots == 0 || slots == NULL) {
-            for (size_t off = 0; off + 8 <= len; off += 8) {
-                scan_word(buf + off, allocs, policy, out, &count, cap, &st);
-            }
-        }
-        for (size_t s = 0; slots != NULL && s < nslots; s++) {
-            uint64_t start = ((uint64_t)slots[s].offset + 7u) & ~(uint64_t)7u;
-            uint64_t end = (uint64_t)slots[s].offset + slots[s].size;
-            if (end > len) {
-                end = len;
-            }
-            for (uint64_t off = start; off + 8 <= end; off += 8) {
-                scan_word(buf + off, allocs, policy, out, &count, cap, &st);
-            }
-        }
+    infer_ctx c = {policy, out, 0, cap, {0, 0, 0}};
+    if (out != NULL && cap > 0) {
+        c.st.words = cc_ptr_scan(buf, len, slots, nslots, allocs, infer_word, &c);
     }
     if (stats != NULL) {
-        *stats = st;
+        *stats = c.st;
     }
-    return count;
+    return c.count;
 }

@@ -41,6 +41,18 @@ size_t cc_ptr_infer(const unsigned char *buf, size_t len, const cc_ptr_slot *slo
                     const cc_allocmap *allocs, uint32_t policy, cc_ptr_range *out, size_t cap,
                     cc_ptr_infer_stats *stats);
 
+/* The walk both use: calls fn(offset, value, allocation, arg) for each word, read as above, that
+ * points into a live allocation, in buffer order, until fn returns non-zero. Returns the number
+ * of words read. */
+typedef int (*cc_ptr_word_fn)(uint32_t offset, uint64_t value, const cc_alloc_rec *alloc,
+                              void *arg);
+uint32_t cc_ptr_scan(const unsigned char *buf, size_t len, const cc_ptr_slot *slots,
+                     size_t nslots, const cc_allocmap *allocs, cc_ptr_word_fn fn, void *arg);
+
+/* Add [a, a+n) to the sorted, disjoint out[0..*count), merging what it overlaps or touches.
+ * Returns 0, or -1 when a new entry was needed and out is full. */
+int cc_ptr_range_add(cc_ptr_range *out, size_t *count, size_t cap, uint64_t a, uint64_t n);
+
 /* The packed parameter buffer of a cuLaunchKernel `extra` list: (key, value) pairs ended by
  * key 0 (CU_LAUNCH_PARAM_END); key 1 (CU_LAUNCH_PARAM_BUFFER_POINTER) gives the buffer, key 2
  * (CU_LAUNCH_PARAM_BUFFER_SIZE) a pointer to its size_t length. At most max_pairs pairs are

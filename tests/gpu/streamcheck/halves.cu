@@ -5,20 +5,9 @@
  * starts a quarter early, so both kernels write [n/4, n/2): a real race in every mode.
  * The pair runs ROUNDS times with a device synchronize between rounds, so that in the default
  * mode the first rounds are instrumented and the later ones use learned access sets. */
-#include <stdio.h>
-#include <cuda_runtime.h>
+#include "sc_common.h"
 
 #define ROUNDS 6
-
-#define CK(call)                                                                           \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(e_));                                               \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
 
 /* Writes p[0..count) (slowly, so that the two halves really overlap in time). */
 __global__ void fill_half(float *p, int count, float value, long long cycles)

@@ -8,20 +8,9 @@
  * unlearnable in the default mode (accesses outside their pointer arguments' allocations):
  * after a few instrumented launches they fall back to inferred access sets, which the closing
  * note names. */
-#include <stdio.h>
-#include <cuda_runtime.h>
+#include "sc_common.h"
 
 #define ROUNDS 10
-
-#define CK(call)                                                                           \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(e_));                                               \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
 
 __global__ void bump(float *const *table, int n, long long cycles)
 {

@@ -9,20 +9,9 @@
  * gets an inferred set, which reports a known false positive (run_learned.sh expects it).
  * Exercises the deferred unpatch / re-patch of the instrumentation manager on non-blocking
  * streams (instr_internal.h, cc_instr_module_want). */
-#include <stdio.h>
-#include <cuda_runtime.h>
+#include "sc_common.h"
 
 #define ROUNDS 8
-
-#define CK(call)                                                                           \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(e_));                                               \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
 
 /* Writes p[0..count) after a short spin (so that the halves overlap in time). */
 __global__ void fill_part(float *p, int count, float value, long long cycles)

@@ -1,6 +1,7 @@
 /* Benchmark workload: 10,000 launches of a tiny kernel (one block of 32 threads), back to back
  * on one stream: measures per-launch host overhead. 100 warm-up launches first. Prints
- * BENCH_TIME_MS per launch (10,000 timed launches and the final synchronize). */
+ * BENCH_TIME_MS per launch (10,000 timed launches and the final synchronize). An argument sets
+ * another number of timed launches (more of them average out the launch-to-launch jitter). */
 #include "bench_common.h"
 
 __global__ void tiny(int *counter)
@@ -9,9 +10,12 @@ __global__ void tiny(int *counter)
         counter[0] += 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const int warmup = 100, iters = 10000;
+    const int warmup = 100;
+    int iters = argc > 1 ? atoi(argv[1]) : 10000;
+    if (iters <= 0)
+        iters = 10000;
     int *counter, result = 0;
     CHECK(cudaMalloc((void **)&counter, sizeof(int)));
     CHECK(cudaMemset(counter, 0, sizeof(int)));

@@ -4,14 +4,20 @@
  * a direct-mapped layout cache hit, copies of the argument values into one buffer (used under
  * the mutex) and a binary search per pointer-sized word; nothing is allocated. The same
  * arguments feed the learned sets (cc_access_launch_words for sc_learn.c), and after the launch
- * event the launch's plan (sc_agent.h) says whether it needs an inferred set at all. */
+ * event the launch's plan (sc_agent.h) says whether it needs an inferred set at all. Graph
+ * kernel nodes get their arguments from the driver (cuGraphKernelNodeGetParams, checked against
+ * the launch by graph_node_args.h) and always an inferred set: they are neither instrumented nor
+ * learned, in every mode. */
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "access_infer.h"
 #include "agent.h"
 #include "core/allocmap.h"
 #include "core/ptr_infer.h"
+#include "graph_node_args.h"
 #include "sc_agent.h"
 #include "symbols/kparams.h"
 
@@ -418,6 +424,21 @@ int cc_access_launch_words(const Sanitizer_LaunchData *d, cc_al_word *out, size_
     return buf != NULL;
 }
 
+/* The inferred access events of a launch, right after its launch event. */
+static void cc_ax_emit(const cc_event *launch, const cc_ptr_range *ranges, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cc_event ev;
+        cc_agent_event_init(&ev, CC_EV_ACCESS);
+        ev.u.access.launch_id = launch->u.launch.launch_id;
+        ev.u.access.address = ranges[i].address;
+        ev.u.access.size = ranges[i].size;
+        ev.u.access.flags = CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE;
+        ev.u.access.source = CC_ACCESS_SRC_INFERRED;
+        cc_agent_emit(&ev);
+    }
+}
+
 void cc_access_after_launch(const Sanitizer_LaunchData *d, const cc_event *launch)
 {
     if (!cc_ax.active) {
@@ -458,14 +479,110 @@ void cc_access_after_launch(const Sanitizer_LaunchData *d, const cc_event *launc
     }
     cc_ax.dropped += st.dropped;
     pthread_mutex_unlock(&cc_ax.lock);
-    for (size_t i = 0; i < n; i++) {
-        cc_event ev;
-        cc_agent_event_init(&ev, CC_EV_ACCESS);
-        ev.u.access.launch_id = launch->u.launch.launch_id;
-        ev.u.access.address = ranges[i].address;
-        ev.u.access.size = ranges[i].size;
-        ev.u.access.flags = CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE;
-        ev.u.access.source = CC_ACCESS_SRC_INFERRED;
-        cc_agent_emit(&ev);
+    cc_ax_emit(launch, ranges, n);
+}
+
+/* ---- graph kernel nodes ---- */
+
+/* A graph node's launch callback carries no parameter buffer: the node's arguments are read
+ * from the driver (cuGraphKernelNodeGetParams, resolved from the libcuda.so.1 the program
+ * already loaded; the agent never links it). The call runs inside the Sanitizer callback: the
+ * callbacks it causes are ignored (sanitizer_subscribe.c drops nested ones), and it is made
+ * once per node launch. CUCHECK_SC_GRAPH_ARGS=0 turns it off (graph kernel nodes then get no
+ * access set, as before). */
+#define CC_ENV_SC_GRAPH_ARGS "CUCHECK_SC_GRAPH_ARGS"
+
+typedef CUresult (*cc_gx_get_params_fn)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS_v2 *);
+
+static struct {
+    pthread_once_t once;
+    cc_gx_get_params_fn get;      /* NULL: unavailable or turned off */
+    atomic_int said_failed, said_unusable; /* each said once (verbose notes) */
+} cc_gx = {.once = PTHREAD_ONCE_INIT};
+
+static void cc_gx_resolve(void)
+{
+    const char *off = getenv(CC_ENV_SC_GRAPH_ARGS);
+    if (off != NULL && strcmp(off, "0") == 0) {
+        cc_agent_note("streamcheck: %s=0: graph kernel nodes get no access sets",
+                      CC_ENV_SC_GRAPH_ARGS);
+        return;
     }
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (h == NULL) {
+        h = dlopen("libcuda.so", RTLD_NOW | RTLD_NOLOAD);
+    }
+    if (h == NULL) {
+        cc_agent_note("streamcheck: libcuda is not loaded: graph kernel nodes get no access sets");
+        return;
+    }
+    /* The _v2 entry (CUDA 12+) fills the whole struct; the first one fills its leading fields
+     * (same layout up to `extra`), the rest stays zero. */
+    void *f = dlsym(h, "cuGraphKernelNodeGetParams_v2");
+    if (f == NULL) {
+        f = dlsym(h, "cuGraphKernelNodeGetParams");
+    }
+    if (f == NULL) {
+        cc_agent_note("streamcheck: the driver has no cuGraphKernelNodeGetParams: graph kernel "
+                      "nodes get no access sets");
+    }
+    *(void **)&cc_gx.get = f;
+    /* h stays open: libcuda is never unloaded while the program runs. */
+}
+
+void cc_access_after_graph_node(const Sanitizer_GraphNodeLaunchData *d, const cc_event *launch)
+{
+    if (!cc_ax.active || d->nodeType != CU_GRAPH_NODE_TYPE_KERNEL || d->node == NULL) {
+        return;
+    }
+    pthread_once(&cc_gx.once, cc_gx_resolve);
+    if (cc_gx.get == NULL) {
+        return; /* no set: the closing note counts the node as without one */
+    }
+    CUDA_KERNEL_NODE_PARAMS_v2 p;
+    memset(&p, 0, sizeof p);
+    CUresult r = cc_gx.get(d->node, &p);
+    if (r != CUDA_SUCCESS) {
+        if (atomic_exchange(&cc_gx.said_failed, 1) == 0) {
+            cc_agent_note("streamcheck: cuGraphKernelNodeGetParams failed (error %d) for a node "
+                          "of kernel %s: such nodes get no access set", (int)r,
+                          d->launchData.functionName != NULL ? d->launchData.functionName : "?");
+        }
+        return;
+    }
+    const Sanitizer_LaunchData *l = &d->launchData;
+    cc_gna_view node = {(const void *)p.func,
+                        {p.gridDimX, p.gridDimY, p.gridDimZ},
+                        {p.blockDimX, p.blockDimY, p.blockDimZ},
+                        p.kernelParams != NULL, p.extra != NULL};
+    cc_gna_view run = {(const void *)l->function,
+                       {l->gridDim_x, l->gridDim_y, l->gridDim_z},
+                       {l->blockDim_x, l->blockDim_y, l->blockDim_z}, 0, 0};
+    cc_gna_verdict v = cc_gna_check(&node, &run);
+    if (v != CC_GNA_USE) {
+        if (atomic_exchange(&cc_gx.said_unusable, 1) == 0) {
+            cc_agent_note("streamcheck: the arguments of a graph node of kernel %s are not used "
+                          "(%s): such nodes get no access set",
+                          l->functionName != NULL ? l->functionName : "?",
+                          cc_gna_verdict_name(v));
+        }
+        return;
+    }
+    cc_ptr_range ranges[CC_AX_RANGES];
+    cc_ptr_infer_stats st = {0, 0, 0};
+    size_t n = 0;
+    pthread_mutex_lock(&cc_ax.lock);
+    cc_ax.launches++;
+    const cc_ax_kernel *k = cc_ax_layout(l);
+    size_t len = 0;
+    const unsigned char *buf = cc_ax_param_buffer(k, p.kernelParams, p.extra, &len);
+    if (buf != NULL) {
+        n = cc_ptr_infer(buf, len, k != NULL ? k->slots : NULL, k != NULL ? k->nslots : 0,
+                         cc_ax.allocs, CC_PTR_TO_END, ranges, CC_AX_RANGES, &st);
+    } else {
+        cc_ax.no_layout++;
+    }
+    cc_ax.dropped += st.dropped;
+    pthread_mutex_unlock(&cc_ax.lock);
+    cc_ax_emit(launch, ranges, n);
 }

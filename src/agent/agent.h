@@ -33,6 +33,9 @@
 #define CC_TRACK_DRIVER 0x100u  /* driver API calls: errors */
 #define CC_TRACK_STACKS 0x200u  /* host stacks of launches and failed calls */
 #define CC_TRACK_ALL 0x3ffu
+/* Every callback enabled, every handler returning at once: the bare price of subscribing to the
+ * API, the baseline the tracking targets are measured against (CUCHECK_TRACK=callbacks). */
+#define CC_TRACK_IDLE 0x400u
 
 #define CC_AGENT_PATH_MAX 4096
 

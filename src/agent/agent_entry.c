@@ -17,6 +17,7 @@
 #include "instr.h"
 #include "access_infer.h"
 #include "coredump_agent.h"
+#include "self_time.h"
 #include "core/agent_env.h"
 
 /* cupti_backend.h cannot be included beside the Sanitizer headers (both define the same legacy
@@ -47,6 +48,7 @@ static void cc_agent_init_once(void)
     snprintf(a->tool, sizeof a->tool, "%s", tool);
     atomic_store(&a->next_launch_id, 1);
     a->track = cc_agent_track_config();
+    cc_self_time_init();
     if (strcmp(a->tool, "profile") == 0) { /* one tools API per process: CUPTI, not Sanitizer */
         cc_cupti_backend_start();
         return;

@@ -52,20 +52,25 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 
 /* Whether an API function is one the profile traces: launches, copies, memsets, allocations,
  * synchronisations, graph launches. */
+static int part_off(const char *part);
+
 static int traced_api(const char *name)
 {
     static const char *const parts[] = {
         "Launch", "Memcpy", "Memset", "Synchronize", "StreamWaitEvent", "EventRecord",
         "Malloc", "Free", "MemAlloc", "MemFree", "HostAlloc", "StreamQuery", "EventQuery",
     };
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+    size_t n = sizeof parts / sizeof parts[0];
+    if (part_off("apiextra")) n = 3; /* launches, copies and memsets only */
+    for (size_t i = 0; i < n; i++)
         if (strstr(name, parts[i])) return 1;
     return 0;
 }
 
 /* CUCHECK_PROFILE_OFF: a comma list of parts left off, to measure what each costs
- * (docs/profile.md): kernel, memcpy, memset, sync, marker, api, tscb (CUPTI's own clock
- * instead of the monotonic-clock timestamp callback). */
+ * (docs/profile.md): kernel, memcpy, memset, sync, marker, api, apiextra (API records of
+ * launches, copies and memsets only), tscb (CUPTI's own clock instead of the monotonic-clock
+ * timestamp callback). */
 static int part_off(const char *part)
 {
     const char *v = getenv("CUCHECK_PROFILE_OFF");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agent.h"
+#include "self_time.h"
 
 static const int cc_fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
 #define CC_NFATAL (sizeof cc_fatal_signals / sizeof cc_fatal_signals[0])
@@ -20,6 +21,7 @@ static volatile sig_atomic_t cc_in_fatal;
 static void cc_on_exit(int status, void *arg)
 {
     (void)arg;
+    cc_self_time_report();
     cc_agent_close_outputs(CC_EXIT_NORMAL, status);
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agent.h"
+#include "self_time.h"
 #include "host_python.h"
 #include "host_symbolize.h"
 #include "host_unwind.h"
@@ -215,6 +216,7 @@ uint64_t cc_agent_callsite(void)
     if (!(cc_agent_g.track & CC_TRACK_STACKS)) {
         return 0;
     }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     uint64_t pcs[CC_NATIVE_MAX];
     cc_py_frame py[CC_PY_MAX];
     uint64_t hash = 0x5EED;
@@ -256,6 +258,9 @@ uint64_t cc_agent_callsite(void)
         cc_last_generation = gen;
         cc_last_hash = hash;
         cc_last_id = id;
+    }
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_STACKS, t0);
     }
     return id;
 }

@@ -6,6 +6,8 @@
  * the slot (memcheck: violations, readable from pinned memory even when the kernel faulted;
  * streamcheck: access ranges), emitting events with the launch's id. A client may ask to stop
  * the program after a launch (memcheck --on-error stop). */
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +151,33 @@ static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d)
     return -1;
 }
 
+/* cuStreamIsCapturing from the libcuda the program loaded (the agent links no CUDA library). */
+typedef CUresult (*cc_is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
+static cc_is_capturing_fn cc_is_capturing;
+static pthread_once_t cc_is_capturing_once = PTHREAD_ONCE_INIT;
+
+static void cc_is_capturing_resolve(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void *f = h != NULL ? dlsym(h, "cuStreamIsCapturing") : NULL;
+    *(void **)&cc_is_capturing = f;
+    if (f == NULL) {
+        cc_agent_note("instrumentation: cuStreamIsCapturing not found: launches on capturing "
+                      "streams cannot be told apart");
+    }
+}
+
+/* Whether a launch is being captured into a graph rather than run: such a launch must not be
+ * instrumented (the per-launch upload and wait on its stream would end the capture with an
+ * error); its kernel runs later as a graph node. */
+static int cc_launch_captured(const Sanitizer_LaunchData *d)
+{
+    pthread_once(&cc_is_capturing_once, cc_is_capturing_resolve);
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    return cc_is_capturing != NULL && cc_is_capturing(d->stream, &st) == CUDA_SUCCESS &&
+           st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
 {
     cc_instr_state *g = &cc_instr_g;
@@ -157,7 +186,7 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     }
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
-    int want = g->client->decide(d, m, ev);
+    int want = !cc_launch_captured(d) && g->client->decide(d, m, ev);
     cc_instr_ctx *c = want ? cc_instr_ctx_get(d->context) : NULL;
     int slot = c != NULL ? bind_slot(c, d) : -1;
     if (slot >= 0) {

@@ -3,6 +3,7 @@
  * window fields, and one device-heap table per context (device memory, created at the first
  * checked launch there, kept across launches, released with the context). */
 #include <pthread.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 #include "agent.h"
@@ -116,6 +117,38 @@ static cc_mc_heap *heap_of(CUcontext ctx, Sanitizer_StreamHandle stream)
     return p;
 }
 
+static struct {
+    uint32_t override;  /* CUCHECK_MC_LOCAL_TOP */
+    uint32_t probe_top; /* CUCHECK_MC_LOCAL_PROBE */
+    int probing;
+} local_env;
+
+static void local_env_read(void)
+{
+    const char *v = getenv("CUCHECK_MC_LOCAL_TOP");
+    local_env.override = v != NULL ? (uint32_t)strtoul(v, NULL, 0) : 0u;
+    v = getenv("CUCHECK_MC_LOCAL_PROBE");
+    local_env.probing = v != NULL && *v != '\0';
+    local_env.probe_top = local_env.probing ? (uint32_t)strtoul(v, NULL, 0) : 0u;
+}
+
+/* The top of the thread's local window on an architecture (see cc_mc_launch_fill_windows), or
+ * 0 where it is not known; *probe is set under CUCHECK_MC_LOCAL_PROBE (the top is then its
+ * value, 0 included). The environment is read once. */
+static uint32_t local_top_of(uint32_t arch, int *probe)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, local_env_read);
+    *probe = local_env.probing;
+    if (local_env.probing) {
+        return local_env.probe_top;
+    }
+    if (local_env.override != 0u) {
+        return local_env.override;
+    }
+    return arch == 90u ? 0xfffc30u : 0u;
+}
+
 void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
                                const void *cubin, size_t cubin_size)
 {
@@ -137,10 +170,22 @@ void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
         hdr->smem_lo = w.smem_lo;
         hdr->smem_static = w.smem_static;
     }
-    /* No local window: on the H200 the local addresses the Sanitizer API hands the patch are
-     * not offsets below CUDA's per-thread limit (a clean program read as 37 overruns with
-     * CC_MC_FLAG_LOCAL_WINDOW and CC_MC_LOCAL_WINDOW_MAX), so local accesses are checked for
-     * alignment only until the window's base is known. */
+    /* Local window: the Sanitizer API hands local accesses as offsets in the thread's window,
+     * where the stack grows down from a top the driver sets (c[0x0][0x28], the initial stack
+     * pointer). Measured on the H200 (sm_90, driver 580) with CUCHECK_MC_LOCAL_PROBE: the top
+     * is 0xfffc30 for kernels with 0, 256 and 8192-byte frames and stack limits of 1 and 8 KiB.
+     * An access at or past the top is outside every frame of the thread (a local array
+     * overrun upward, the usual direction); one below its frame stays in the thread's stack
+     * and is not detected. Architectures whose top was not measured are checked for alignment
+     * only; CUCHECK_MC_LOCAL_TOP=0x... sets the top for them. CUCHECK_MC_LOCAL_PROBE=N (a
+     * diagnostic) reports every local access at or past offset N, to show what a GPU hands
+     * out. */
+    int probe = 0;
+    uint32_t top = local_top_of(found ? w.arch : 0u, &probe);
+    if (top != 0u || probe) {
+        hdr->flags |= CC_MC_FLAG_LOCAL_WINDOW;
+        hdr->local_end = top;
+    }
 }
 
 void cc_mc_windows_on_module_unload(CUmodule module)

@@ -4,6 +4,7 @@
  * ours (caused by the agent's own Sanitizer calls) are ignored. */
 #include <stdio.h>
 #include "agent.h"
+#include "self_time.h"
 
 static _Thread_local int cc_in_callback;
 
@@ -11,10 +12,11 @@ static void cc_agent_callback(void *userdata, Sanitizer_CallbackDomain domain,
                               Sanitizer_CallbackId cbid, const void *data)
 {
     (void)userdata;
-    if (cc_in_callback || data == NULL) {
+    if (cc_in_callback || data == NULL || (cc_agent_g.track & CC_TRACK_IDLE)) {
         return;
     }
     cc_in_callback = 1;
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     switch (domain) {
     case SANITIZER_CB_DOMAIN_DRIVER_API:
     case SANITIZER_CB_DOMAIN_RUNTIME_API:
@@ -43,6 +45,9 @@ static void cc_agent_callback(void *userdata, Sanitizer_CallbackDomain domain,
         break;
     default:
         break;
+    }
+    if (t0 != 0) {
+        cc_self_time_add((unsigned)domain, t0);
     }
     cc_in_callback = 0;
 }

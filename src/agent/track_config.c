@@ -1,5 +1,6 @@
 /* Which callbacks the agent enables: CUCHECK_TRACK (or the run tool's option `track`, which the
- * CLI passes in CUCHECK_OPTIONS) is "on"/"all" (the default), "off"/"none" (subscribe only: the
+ * CLI passes in CUCHECK_OPTIONS) is "on"/"all" (the default), "off"/"none" (subscribe only),
+ * "callbacks" (every callback enabled, each returning at once: the bare price of subscribing, the
  * baseline that benchmarks compare tracking against), or a comma list of groups: resource,
  * launch, memcpy, memset, sync, events, graphs, runtime, driver, stacks; "api" is runtime +
  * driver; a group prefixed with '-' is removed ("on,-stacks"). */
@@ -19,7 +20,7 @@ static const struct {
     {"memcpy", CC_TRACK_MEMCPY},    {"memset", CC_TRACK_MEMSET},    {"sync", CC_TRACK_SYNC},
     {"events", CC_TRACK_EVENTS},    {"graphs", CC_TRACK_GRAPHS},    {"runtime", CC_TRACK_RUNTIME},
     {"driver", CC_TRACK_DRIVER},    {"api", CC_TRACK_RUNTIME | CC_TRACK_DRIVER},
-    {"stacks", CC_TRACK_STACKS},
+    {"stacks", CC_TRACK_STACKS},    {"callbacks", CC_TRACK_ALL | CC_TRACK_IDLE},
 };
 
 /* Parses spec; 0 on success with *out set. */

@@ -130,7 +130,8 @@ static _Thread_local CUgraphExec cc_graph_exec_last;
 static _Thread_local uint64_t cc_graph_callsite_last;
 
 /* One node of a graph launch. Nodes run on streams of the driver's choosing; the events carry the
- * stream the graph was launched on (the one the program ordered it against). */
+ * stream the graph was launched on (the one the program ordered it against). A kernel node's
+ * launch event is followed by its inferred access events (streamcheck, access_infer.h). */
 static void cc_on_graph_node(const Sanitizer_GraphNodeLaunchData *d)
 {
     if (d->isGraphUpload) {
@@ -179,6 +180,9 @@ static void cc_on_graph_node(const Sanitizer_GraphNodeLaunchData *d)
         return; /* other node types: not translated yet */
     }
     cc_agent_emit(&ev);
+    if (d->nodeType == CU_GRAPH_NODE_TYPE_KERNEL) {
+        cc_access_after_graph_node(d, &ev); /* streamcheck: the node's inferred access set */
+    }
 }
 
 static void cc_on_graph_launch(const Sanitizer_GraphLaunchData *d)

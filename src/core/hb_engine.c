@@ -286,7 +286,10 @@ static void on_access(cc_hb *hb, const cc_event *ev)
 {
     const cc_ev_access *a = &ev->u.access;
     hb->stats.access_events++;
-    if (!source_allowed(hb->cfg.mode, a->source)) {
+    /* Graph kernel nodes are not instrumented: full mode takes their inferred sets. */
+    int graph_inferred = hb->cfg.mode == CC_HB_MODE_FULL && a->source == CC_ACCESS_SRC_INFERRED &&
+                         a->launch_id != 0 && !(a->flags & CC_ACCESS_FLAG_HOST_FUNC);
+    if (!graph_inferred && !source_allowed(hb->cfg.mode, a->source)) {
         hb->stats.accesses_ignored++;
         return;
     }
@@ -303,8 +306,8 @@ static void on_access(cc_hb *hb, const cc_event *ev)
     }
     cc_hb_op *op = (a->flags & CC_ACCESS_FLAG_HOST_FUNC) ? cc_hb_find_hostfn(hb, a->launch_id)
                                                          : cc_hb_find_launch(hb, a->launch_id);
-    if (!op) {
-        hb->stats.accesses_ignored++; /* captured, unknown or too old */
+    if (!op || (graph_inferred && op->graph_exec == 0)) {
+        hb->stats.accesses_ignored++; /* captured, unknown or too old; or not a graph node */
         return;
     }
     hb->stats.by_source[a->source < 4 ? a->source : 0]++;

@@ -83,7 +83,7 @@ typedef struct cc_hb_issue {
 /* --mode: which access sets are used. */
 typedef enum cc_hb_mode {
     CC_HB_MODE_DEFAULT = 0, /* instrumented and learned sets; inferred ones where none */
-    CC_HB_MODE_FULL = 1,    /* instrumented sets only */
+    CC_HB_MODE_FULL = 1,    /* instrumented sets only (inferred ones for graph kernel nodes) */
     CC_HB_MODE_API = 2,     /* sets inferred from pointer arguments only */
 } cc_hb_mode;
 

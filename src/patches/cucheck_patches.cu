@@ -16,13 +16,16 @@ template <typename A> struct cc_same_type<A, A> { static const bool value = true
 
 // ---- memcheck (patch_records.h, "memcheck"): check on the device, keep only violations ----
 
-// Index of the first range with base > a (0: a lies before every range). An 8-ary search: each
-// step loads 7 pivots that do not depend on each other (issued back to back, one memory latency
-// per step instead of one per halving), the last step up to 8 bases. A table of up to 8 ranges
-// costs one latency, 64 two, 512 three (a binary search: 4, 7, 10), plus the final end load.
-// Lanes of a warp whose accesses fall in one allocation take the same path and load the same
-// addresses (broadcast), so the warp pays for one search.
-static __device__ __forceinline__ uint64_t cc_mc_upper(const cc_mc_range *t, uint64_t n, uint64_t a)
+// Index of the first range with base > a (0: a lies before every range) in a table of more than
+// 8 ranges: an 8-ary search. Each step loads 7 pivots that do not depend on each other (issued
+// back to back, one memory latency per step instead of one per halving), the last step up to 8
+// bases: 64 ranges cost two latencies, 512 three (a binary search: 7, 10), plus the final end
+// load. Lanes of a warp whose accesses fall in one allocation take the same path and load the
+// same addresses (broadcast), so the warp pays for one search. Not inlined: its registers would
+// make every call of the global-access patch spill (measured with ptxas -v: a 120-byte frame
+// and 300 bytes of spill traffic per call when it was inlined); small tables never call it.
+static __device__ __noinline__ uint64_t cc_mc_upper_large(const cc_mc_range *t, uint64_t n,
+                                                          uint64_t a)
 {
     uint64_t lo = 0, hi = n;
     while (hi - lo > 8) {
@@ -52,6 +55,20 @@ static __device__ __forceinline__ uint64_t cc_mc_upper(const cc_mc_range *t, uin
         below += (i < hi && t[i].base <= a) ? 1u : 0u;
     }
     return lo + below;
+}
+
+// The same for any table: up to 8 ranges are scanned in order, with few registers.
+static __device__ __forceinline__ uint64_t cc_mc_upper(const cc_mc_range *t, uint64_t n, uint64_t a)
+{
+    if (n > 8) {
+        return cc_mc_upper_large(t, n, a);
+    }
+    uint64_t i = 0;
+#pragma unroll 1
+    while (i < n && t[i].base <= a) {
+        i++;
+    }
+    return i;
 }
 
 // 1 if [a, a + size) lies inside one live allocation of the launch's table.
@@ -161,6 +178,41 @@ static __device__ __forceinline__ uint32_t cc_mc_global_violation(cc_mc_launch *
     return cc_mc_in_table(t, n, a, size) ? 0u : cc_mc_heap_verdict(L->heap, a, size);
 }
 
+// The slow ends of the global-access patch, each called in tail position so that the patch
+// keeps nothing live across a call and needs no stack frame (ptxas -v: an inlined search and
+// record had cost every call a 120-byte frame and 300 bytes of spill traffic).
+// A global access in no range of a small table: heap verdict, record, verdict.
+static __device__ __noinline__ SanitizerPatchResult cc_mc_global_miss(cc_mc_launch *L, uint64_t pc,
+                                                                      uint64_t a, uint32_t size,
+                                                                      uint32_t flags)
+{
+    uint32_t violation = cc_mc_heap_verdict(L->heap, a, size);
+    if (violation != 0u) {
+        cc_mc_record(L, pc, a, size, flags, CC_PATCH_SPACE_GLOBAL, violation);
+    }
+    return cc_mc_verdict(L, violation);
+}
+
+// A global access with a known violation (misaligned).
+static __device__ __noinline__ SanitizerPatchResult
+cc_mc_global_report(cc_mc_launch *L, uint64_t pc, uint64_t a, uint32_t size, uint32_t flags,
+                    uint32_t violation)
+{
+    cc_mc_record(L, pc, a, size, flags, CC_PATCH_SPACE_GLOBAL, violation);
+    return cc_mc_verdict(L, violation);
+}
+
+// A global access checked against a table of more than 8 ranges.
+static __device__ __noinline__ SanitizerPatchResult cc_mc_global_large(cc_mc_launch *L, uint64_t pc,
+                                                                       uint64_t a, uint32_t size,
+                                                                       uint32_t flags)
+{
+    if (cc_mc_in_table(L->table, L->ntable, a, size)) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    return cc_mc_global_miss(L, pc, a, size, flags);
+}
+
 extern "C" __device__ __noinline__ SanitizerPatchResult
 cc_mc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
                     const void *pData)
@@ -172,18 +224,30 @@ cc_mc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
     }
     // One cache line: issue the three loads together rather than one after the other.
     uint32_t magic = L->magic;
-    uint64_t ntable = L->ntable;
-    const cc_mc_range *table = L->table;
-    if (magic != CC_MC_LAUNCH_MAGIC) {
+    uint64_t n = L->ntable;
+    const cc_mc_range *t = L->table;
+    // __isGlobal: a generic access to shared/local memory is not checked here.
+    if (magic != CC_MC_LAUNCH_MAGIC || !__isGlobal(ptr)) {
         return SANITIZER_PATCH_SUCCESS;
     }
     uint64_t a = (uint64_t)(uintptr_t)ptr;
-    // __isGlobal: a generic access to shared/local memory is not checked here.
-    uint32_t violation = cc_mc_global_violation(L, table, ntable, a, accessSize, __isGlobal(ptr));
-    if (violation != 0u) {
-        cc_mc_record(L, pc, a, accessSize, flags, CC_PATCH_SPACE_GLOBAL, violation);
+    if (accessSize > 1u && (a & (uint64_t)(accessSize - 1u)) != 0u) {
+        return cc_mc_global_report(L, pc, a, accessSize, flags, CC_MC_VIOL_MISALIGNED);
     }
-    return cc_mc_verdict(L, violation);
+    if (n > 8) {
+        return cc_mc_global_large(L, pc, a, accessSize, flags);
+    }
+    // Up to 8 ranges (most programs, and PyTorch's caching allocator with its few large
+    // segments): scanned in order.
+    uint64_t i = 0;
+#pragma unroll 1
+    while (i < n && t[i].base <= a) {
+        i++;
+    }
+    if (i > 0 && a + accessSize <= t[i - 1].end) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    return cc_mc_global_miss(L, pc, a, accessSize, flags);
 }
 
 // End of the block's shared window: exact without dynamic shared memory; with it, the larger of
@@ -223,6 +287,16 @@ static __device__ __forceinline__ uint32_t cc_mc_window_violation(const cc_mc_la
     return 0u;
 }
 
+// A shared or local access with a violation: record it; the verdict. Called in tail position
+// (see cc_mc_global_miss).
+static __device__ __noinline__ SanitizerPatchResult
+cc_mc_window_report(cc_mc_launch *L, uint64_t pc, uint64_t a, uint32_t size, uint32_t flags,
+                    uint16_t space, uint32_t violation)
+{
+    cc_mc_record(L, pc, a, size, flags, space, violation);
+    return cc_mc_verdict(L, violation);
+}
+
 static __device__ __forceinline__ SanitizerPatchResult
 cc_mc_window_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
                     uint16_t space)
@@ -233,10 +307,10 @@ cc_mc_window_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
     }
     uint64_t a = (uint64_t)(uintptr_t)ptr;
     uint32_t violation = cc_mc_window_violation(L, a, accessSize, space);
-    if (violation != 0u) {
-        cc_mc_record(L, pc, a, accessSize, flags, space, violation);
+    if (violation == 0u) {
+        return SANITIZER_PATCH_SUCCESS;
     }
-    return cc_mc_verdict(L, violation);
+    return cc_mc_window_report(L, pc, a, accessSize, flags, space, violation);
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult

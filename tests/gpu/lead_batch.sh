@@ -8,7 +8,8 @@
 #          memcheck, torchmc (MC_FULL=1 adds full mode), profile, examples,
 #          streamapi (streamcheck --mode api verdicts), occgpu (occupancy --gpu against --arch and
 #          the runtime comparison), profablate (what each part of the profile costs),
-#          learned (streamcheck --mode default/full verdicts), scbench (streamcheck speed on the
+#          learned (streamcheck --mode default/full verdicts), sctargets (streamcheck on the
+#          cuBLAS, pipeline, graph and record_stream programs), scbench (streamcheck speed on the
 #          PyTorch step)
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -84,6 +85,10 @@ fi
 if has learned; then
     CUCHECK="$cc" OUT="$work/learned" timeout 300 bash "$root/tests/gpu/streamcheck/run_learned.sh" >"$work/learned.log" 2>&1
     log "streamcheck learned/full: exit $?"; tail -25 "$work/learned.log" >>"$sum"
+fi
+if has sctargets; then
+    CUCHECK="$cc" OUT="$work/sctargets" SC_TIMEOUT=60 timeout 300 bash "$root/tests/gpu/streamcheck/run_targets.sh" >"$work/sctargets.log" 2>&1
+    log "streamcheck target programs: exit $?"; grep -E '^\| ' "$work/sctargets/verdicts.md" | cut -d'|' -f2-6 >>"$sum"
 fi
 if has scbench; then # streamcheck on the PyTorch step: default and api mode against native and CSAN
     timeout 420 python3 "$root/bench/run_bench.py" --cucheck "$cc" --reps "${SC_REPS:-2}" \

@@ -93,6 +93,8 @@ static int race_with_sources(uint32_t mode, uint32_t src_w, uint32_t src_r)
     return c.races;
 }
 
+static int replay(const char *name, uint32_t mode, int full_copies, int merge, counts *c);
+
 static void test_modes(void)
 {
     CHECK_EQ_U64(race_with_sources(CC_HB_MODE_DEFAULT, 1, 1), 1);
@@ -102,6 +104,12 @@ static void test_modes(void)
     CHECK_EQ_U64(race_with_sources(CC_HB_MODE_FULL, 2, 1), 0); /* learned ignored */
     CHECK_EQ_U64(race_with_sources(CC_HB_MODE_API, 3, 3), 1);
     CHECK_EQ_U64(race_with_sources(CC_HB_MODE_API, 1, 3), 0); /* only inferred sets */
+    /* graph kernel nodes are not instrumented: full mode takes their inferred sets */
+    counts c;
+    CHECK(replay("graph_inferred_race.scn", CC_HB_MODE_FULL, 0, 0, &c) == 0);
+    CHECK_EQ_U64(c.races, 1);
+    CHECK(replay("graph_inferred_ok.scn", CC_HB_MODE_FULL, 0, 0, &c) == 0);
+    CHECK_EQ_U64(c.issues, 0);
 }
 
 /* Replays a scenario file of tests/scenarios/streamcheck through an engine. */

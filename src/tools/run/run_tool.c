@@ -31,11 +31,13 @@ typedef struct run_state {
 } run_state;
 
 /* `track` is read by the agent (src/agent/track_config.c), not by the tool: what the agent
- * subscribes to. "off" measures the bare cost of loading the agent. */
+ * subscribes to. "callbacks" (every callback, each returning at once) is the baseline tracking
+ * is measured against; "off" measures the bare cost of loading the agent. */
 static const cc_option_spec run_options[] = {
     {"track", 1, "MODE",
-     "what the agent tracks: on (default), off (load and subscribe only: the baseline for "
-     "overhead measurements), or a comma list of resource, launch, memcpy, memset, sync, "
+     "what the agent tracks: on (default), callbacks (every callback enabled, none doing "
+     "anything: the baseline for overhead measurements), off (load and subscribe only), or a "
+     "comma list of resource, launch, memcpy, memset, sync, "
      "events, graphs, runtime, driver, api, stacks (a '-' before one removes it)"},
     {"coredump", 1, "on|off",
      "ask the driver for a lightweight GPU core dump at a device exception and read it to name "

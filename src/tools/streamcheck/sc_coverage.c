@@ -1,7 +1,8 @@
 /* streamcheck's coverage counters (sc_coverage.h): a kernel table keyed by function id, and a
  * direct-mapped window of recent launches (access events arrive shortly after their launch:
  * learned and inferred ones right after it, instrumented ones when it completed) mapping a
- * launch id to its kernel and the sources its access events had so far. */
+ * launch id to its kernel, whether it was a graph kernel node, and the sources its access
+ * events had so far. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +23,15 @@ typedef struct sc_cov_launch {
     uint64_t launch_id;        /* 0 = empty */
     uint32_t kernel;           /* index + 1 into kernels; 0 = not counted */
     uint16_t sources;          /* bit per cc_access_source seen */
-    uint16_t instrumented;
+    uint8_t instrumented;
+    uint8_t graph;             /* a graph kernel node */
 } sc_cov_launch;
 
 struct sc_cov {
     sc_cov_kernel kernels[SC_COV_KERNELS];
     sc_cov_launch window[SC_COV_WINDOW];
     uint64_t launches, instrumented, learned, inferred, graph_nodes, untracked;
+    uint64_t graph_inferred;   /* graph kernel nodes that got an inferred access set */
     uint64_t with_set;         /* launches not instrumented that got access events */
     uint64_t kernels_overflow;
 };
@@ -87,7 +90,8 @@ static void on_launch(sc_cov *c, const cc_ev_launch *l)
     w->launch_id = l->launch_id;
     w->kernel = ki;
     w->sources = 0;
-    w->instrumented = (uint16_t)instr;
+    w->instrumented = (uint8_t)instr;
+    w->graph = (uint8_t)graph;
 }
 
 static void on_access(sc_cov *c, const cc_ev_access *a)
@@ -116,6 +120,7 @@ static void on_access(sc_cov *c, const cc_ev_access *a)
         }
     } else if (a->source == CC_ACCESS_SRC_INFERRED) {
         c->inferred++;
+        c->graph_inferred += w->graph;
         if (k != NULL) {
             k->inferred++;
         }
@@ -172,7 +177,7 @@ void sc_cov_note(const sc_cov *c, char *out, size_t n, char *out2, size_t n2)
             fell++;
         }
     }
-    char li[32], ln[32], ll[32], lf[32], lnone[32];
+    char li[32], ln[32], ll[32], lf[32], lnone[32], lg[32], lgi[32], lgn[32];
     uint64_t without = c->launches >= c->with_set + c->instrumented
                            ? c->launches - c->with_set - c->instrumented : 0;
     /* (a launch whose learned set is empty, or whose events came after the window, counts as
@@ -182,12 +187,16 @@ void sc_cov_note(const sc_cov *c, char *out, size_t n, char *out2, size_t n2)
     grouped(c->learned, ll, sizeof ll);
     grouped(c->inferred, lf, sizeof lf);
     grouped(without, lnone, sizeof lnone);
+    grouped(c->graph_nodes, lg, sizeof lg);
+    grouped(c->graph_inferred, lgi, sizeof lgi);
+    grouped(c->graph_nodes >= c->graph_inferred ? c->graph_nodes - c->graph_inferred : 0, lgn,
+            sizeof lgn);
     snprintf(out, n,
              "streamcheck access sets: kernels %" PRIu64 " (%" PRIu64 " learned, %" PRIu64
              " instrumented, %" PRIu64 " inferred, %" PRIu64 " without); launches instrumented "
              "%s/%s, learned %s, inferred %s, without access events %s (graph kernel nodes "
-             "%" PRIu64 ": their arguments are not visible, they get none)",
-             nk, kl, ki, kf, knone, li, ln, ll, lf, lnone, c->graph_nodes);
+             "%s: %s with inferred access sets, %s without)",
+             nk, kl, ki, kf, knone, li, ln, ll, lf, lnone, lg, lgi, lgn);
     if (fell > 0) {
         char names[1024];
         snprintf(names, sizeof names, "%s", out2);

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# streamcheck on the W1-6 target programs, in --mode api, default and full, on a GPU:
+#   cublas_race.cu            fill_a writes A on s1, cublasSgemm on s2 reads A with no wait: race
+#   cublas_race.cu -DCC_ORDERED             the twin (event on s1, s2 waits): clean
+#   pipeline.cu               H2D (s0) -> scale_chunk (s1) -> D2H (s2), 8 chunks, events: clean
+#   pipeline.cu -DCC_DROP_WAIT              s2 skips one wait: race on chunk 5
+#   pipeline.cu -DCC_ONE_BUFFER             clean, chunks are slices of one allocation
+#   graph.cu                  captured graph (g_produce -> g_consume) on s1, clobber on s2: race
+#   graph.cu -DCC_ORDERED                   s2 waits for an event after the graph launch: clean
+#   graph.cu -DCC_DISJOINT                  clobber writes another allocation: clean
+#   graph.cu -DCC_DESTROY_GRAPH             racy, with the captured graph destroyed after
+#                                           instantiation (as PyTorch does): race, no crash
+#   graph.cu, CUCHECK_SC_GRAPH_ARGS=0       racy, graph node arguments off: --mode api misses it
+#   torch_record_stream.py    tensor freed without record_stream, block reused: race
+#   torch_record_stream.py, CC_RECORD_STREAM=1  the twin: clean (skipped without torch)
+# Each run's verdict is checked with tests/gpu/findings.py; graph cases also check the closing
+# note's count of graph kernel nodes with inferred access sets.
+# usage (repository root, GPU machine): CUCHECK=build/cucheck bash tests/gpu/streamcheck/run_targets.sh
+# CUCHECK=path/to/cucheck reuses a build (its agent next to it); otherwise one is built in
+# $CUCHECK_BUILD. SC_TIMEOUT (default 120) bounds each cucheck run: a hang fails its check, not
+# the script. SC_ONLY=REGEX runs only the cases whose name matches. Results (reports, logs, event
+# dumps, verdicts.md) go to $OUT. Exit 0 when every check passes, 1 on any FAIL, 2 on a build error.
+set -u
+OUT="${OUT:-/tmp/sc-targets-out}"
+B="${CUCHECK_BUILD:-/tmp/sc-targets-build}"
+W=/tmp/sc-targets-work
+T="${SC_TIMEOUT:-120}"
+ONLY="${SC_ONLY:-.}"
+D=tests/gpu/streamcheck
+mkdir -p "$OUT" "$W"
+say() { echo "[run_targets] $*"; }
+
+if [ -n "${CUCHECK:-}" ]; then
+  CC="$CUCHECK"; : > "$OUT/build.txt"
+  say "using cucheck at $CC"
+else
+  say "building cucheck and the agent in $B"
+  { cmake -S . -B "$B" -DCUCHECK_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build "$B" -j16 --target cucheck cucheck_agent; } > "$OUT/build.txt" 2>&1 ||
+    { say "FAIL: build failed"; tail -30 "$OUT/build.txt"; exit 2; }
+  CC="$B/cucheck"
+fi
+[ -x "$CC" ] || { say "FAIL: $CC is not an executable"; exit 2; }
+
+build() { # build OUTPUT SOURCE [nvcc flags...]
+  local o=$1 src=$2; shift 2
+  say "nvcc -O2 -lineinfo $* -o $W/$o $src"
+  timeout 300 nvcc -O2 -lineinfo -I$D "$@" -o "$W/$o" "$src" >> "$OUT/build.txt" 2>&1 ||
+    { say "FAIL: nvcc failed for $o"; tail -20 "$OUT/build.txt"; exit 2; }
+}
+build cublas_race $D/cublas_race.cu -lcublas
+build cublas_ok $D/cublas_race.cu -DCC_ORDERED -lcublas
+build pipeline_ok $D/pipeline.cu
+build pipeline_race $D/pipeline.cu -DCC_DROP_WAIT
+build pipeline_onebuf_ok $D/pipeline.cu -DCC_ONE_BUFFER
+build graph_race $D/graph.cu
+build graph_ok $D/graph.cu -DCC_ORDERED
+build graph_disjoint_ok $D/graph.cu -DCC_DISJOINT
+build graph_destroyed_race $D/graph.cu -DCC_DESTROY_GRAPH
+
+fail=0 npass=0 nfail=0
+count() { grep -c "$1" "$2" 2>/dev/null || true; }
+# check NAME MODE KIND KERNEL EXTRA [VAR=VALUE ...] -- PROGRAM...
+#   KIND: 'none' = clean, else finding kinds ('race|stream-race'); KERNEL: substring or '-'.
+#   EXTRA: 'graphsets:all' (the note counts N > 0 graph kernel nodes, all with inferred sets),
+#   'graphsets:none' (N > 0 nodes, none with a set), or '-'. VAR=VALUE: environment of the run.
+check() {
+  local name=$1 mode=$2 kind=$3 kernel=$4 extra=$5; shift 5
+  local envs=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  if ! [[ "$name" =~ $ONLY ]]; then return; fi
+  local tag="$name.$mode" rep="$OUT/$name.$mode.json"
+  rm -f "$rep" "$OUT/$tag.cuevt"*
+  local envdesc=""
+  [ ${#envs[@]} -gt 0 ] && envdesc=" (env ${envs[*]})"
+  say "run $tag: expect $kind$envdesc"
+  local t0; t0=$(date +%s)
+  env ${envs[@]+"${envs[@]}"} CUCHECK_VERBOSE=1 timeout -k 5 "$T" "$CC" --record "$OUT/$tag.cuevt" \
+    --format json --output "$rep" streamcheck --mode "$mode" -- "$@" > "$OUT/$tag.log" 2>&1
+  local rc=$?
+  local secs=$(( $(date +%s) - t0 ))
+  local verdict ok
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    echo "TIMEOUT: killed after $T s" >> "$OUT/$tag.log"
+    verdict="TIMEOUT after $T s (a hang: for graph cases try CUCHECK_SC_GRAPH_ARGS=0)"; ok=1
+  elif [ $rc -gt 128 ]; then
+    verdict="crashed (exit $rc)"; ok=1
+  else
+    verdict=$(python3 tests/gpu/findings.py "$rep" "$kind" "$kernel" - 2>&1); ok=$?
+  fi
+  for f in "$OUT/$tag.cuevt"*; do [ -e "$f" ] && "$CC" dump "$f"; done > "$OUT/$tag.scn" 2>&1
+  local ni nl nf
+  ni=$(count 'source=instrumented' "$OUT/$tag.scn"); nl=$(count 'source=learned' "$OUT/$tag.scn")
+  nf=$(count 'source=inferred' "$OUT/$tag.scn")
+  local note; note=$(grep -ho 'streamcheck access sets:[^"]*' "$OUT/$tag.log" "$rep" 2>/dev/null |
+                     head -1 | cut -c1-400)
+  local xv="-" gn="" gi=""
+  if [[ "$note" =~ graph\ kernel\ nodes\ ([0-9,]+):\ ([0-9,]+)\ with ]]; then
+    gn=${BASH_REMATCH[1]//,/}; gi=${BASH_REMATCH[2]//,/}
+  fi
+  case "$extra" in
+    graphsets:all)
+      if [ -n "$gn" ] && [ "$gn" -gt 0 ] && [ "$gi" = "$gn" ]; then xv="graph nodes $gi/$gn with sets ok"
+      else xv="FAIL: graph kernel nodes with inferred sets ${gi:-?}/${gn:-?} (want all, > 0)"; ok=1; fi ;;
+    graphsets:none)
+      if [ -n "$gn" ] && [ "$gn" -gt 0 ] && [ "$gi" = 0 ]; then xv="graph nodes 0/$gn with sets ok"
+      else xv="FAIL: graph kernel nodes with inferred sets ${gi:-?}/${gn:-?} (want 0 of > 0)"; ok=1; fi ;;
+  esac
+  local pf=PASS
+  if [ $ok -ne 0 ]; then pf=FAIL; fail=1; nfail=$((nfail + 1)); else npass=$((npass + 1)); fi
+  printf '| %s | %s | %s | %s | %s | exit %s, %ss | %s instrumented, %s learned, %s inferred | %s | %s |\n' \
+    "$name" "$mode" "$kind" "$verdict" "$pf" "$rc" "$secs" "${ni:-0}" "${nl:-0}" "${nf:-0}" \
+    "$xv" "${note:-no note}" | tee -a "$OUT/verdicts.md"
+}
+
+R='race|stream-race'
+{
+  echo '| case | mode | expected | verdict | PASS/FAIL | cucheck exit, wall | access events by source | extra check | closing note |'
+  echo '|---|---|---|---|---|---|---|---|---|'
+} > "$OUT/verdicts.md"
+cat "$OUT/verdicts.md"
+for mode in api default full; do
+  # cuBLAS: the race is named by the custom kernel (the cuBLAS kernel's name varies). In --mode
+  # api the GEMM's set is inferred from its parameter buffer (pointers inside a by-value params
+  # struct count too); default and full instrument it.
+  if [ $mode = api ]; then
+    check cublas_race $mode "$R" fill_a - -- "$W/cublas_race"
+  else
+    # Known false negative of the instrumented modes on sm_90: cuBLAS's GEMM kernels load A
+    # through the Tensor Memory Accelerator (cp.async.bulk.tensor with a tensor map), which the
+    # Compute Sanitizer API offers no patch for, so their instrumented sets lack A. Expected
+    # clean here, so that the day it is fixed this check says so; --mode api reports it.
+    check cublas_race_tma_known_fn $mode none - - -- "$W/cublas_race"
+  fi
+  check cublas_ok $mode none - - -- "$W/cublas_ok"
+  check pipeline_ok $mode none - - -- "$W/pipeline_ok"
+  check pipeline_race $mode "$R" scale_chunk - -- "$W/pipeline_race"
+  if [ $mode = api ]; then
+    # Known false positive of --mode api: scale_chunk's inferred range runs from its chunk to
+    # the end of the one input allocation, over later chunks that s0 copies in unordered with
+    # it. Expected here as a race, so that the day it is fixed this check says so.
+    check pipeline_onebuf_ok_known_fp $mode "$R" scale_chunk - -- "$W/pipeline_onebuf_ok"
+  else
+    check pipeline_onebuf_ok $mode none - - -- "$W/pipeline_onebuf_ok"
+  fi
+  # Graph kernel nodes are neither instrumented nor learned: in every mode the agent gives them
+  # inferred sets from the arguments the driver holds for the node (the closing note counts
+  # them: graphsets:all), and --mode full takes inferred sets for graph nodes only.
+  check graph_race $mode "$R" clobber graphsets:all -- "$W/graph_race"
+  # Known false negative: once the captured graph is destroyed (PyTorch does so after
+  # instantiating it), the driver no longer gives the node's arguments, so its nodes have no
+  # access sets. Expected clean here, so that the day it is fixed this check says so.
+  check graph_destroyed_race_known_fn $mode none - graphsets:none -- "$W/graph_destroyed_race"
+  check graph_ok $mode none - graphsets:all -- "$W/graph_ok"
+  check graph_disjoint_ok $mode none - graphsets:all -- "$W/graph_disjoint_ok"
+done
+# The switch works, and without node arguments --mode api cannot see the race (a known false
+# negative of the switched-off path: the nodes have no access sets).
+check graph_race_noargs_known_fn api none - graphsets:none CUCHECK_SC_GRAPH_ARGS=0 -- "$W/graph_race"
+
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+  for mode in api default full; do
+    check torch_record_stream_race $mode "$R" - - -- python3 $D/torch_record_stream.py
+    check torch_record_stream_ok $mode none - - CC_RECORD_STREAM=1 -- python3 $D/torch_record_stream.py
+  done
+else
+  echo "| torch_record_stream | all | - | SKIPPED: no torch with CUDA | - |" | tee -a "$OUT/verdicts.md"
+fi
+say "$npass passed, $nfail failed; table in $OUT/verdicts.md"
+echo "streamcheck target programs: $([ $fail -eq 0 ] && echo PASS || echo FAIL)" |
+  tee -a "$OUT/verdicts.md"
+exit $fail

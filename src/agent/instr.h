@@ -20,6 +20,9 @@ void cc_instr_init(void);                                     /* after the outpu
 void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data);
 void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev); /* before emit */
 void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data);
+/* A kernel node of a graph launch (no LAUNCH_BEGIN comes for it): its patched code must see no
+ * launch data, or it would write into a slot another launch owns. */
+void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d);
 void cc_instr_on_api_exit(void);                              /* any API call's exit */
 
 #endif

@@ -208,6 +208,20 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     pthread_mutex_unlock(&g->lock);
 }
 
+void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || d->hLaunch == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_module *m = cc_instr_module_find(d->module);
+    if (m != NULL && m->patched) {
+        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
+    }
+    pthread_mutex_unlock(&g->lock);
+}
+
 void cc_instr_on_api_exit(void)
 {
     cc_instr_state *g = &cc_instr_g;

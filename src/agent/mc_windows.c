@@ -132,10 +132,10 @@ static void local_env_read(void)
     local_env.probe_top = local_env.probing ? (uint32_t)strtoul(v, NULL, 0) : 0u;
 }
 
-/* The top of the thread's local window on an architecture (see cc_mc_launch_fill_windows), or
- * 0 where it is not known; *probe is set under CUCHECK_MC_LOCAL_PROBE (the top is then its
- * value, 0 included). The environment is read once. */
-static uint32_t local_top_of(uint32_t arch, int *probe)
+/* The top of the thread's local window the user gave (CUCHECK_MC_LOCAL_TOP, see
+ * cc_mc_launch_fill_windows), or 0; *probe is set under CUCHECK_MC_LOCAL_PROBE (the top is then
+ * its value, 0 included). The environment is read once. */
+static uint32_t local_top(int *probe)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, local_env_read);
@@ -143,10 +143,7 @@ static uint32_t local_top_of(uint32_t arch, int *probe)
     if (local_env.probing) {
         return local_env.probe_top;
     }
-    if (local_env.override != 0u) {
-        return local_env.override;
-    }
-    return arch == 90u ? 0xfffc30u : 0u;
+    return local_env.override;
 }
 
 void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
@@ -171,17 +168,15 @@ void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
         hdr->smem_static = w.smem_static;
     }
     /* Local window: the Sanitizer API hands local accesses as offsets in the thread's window,
-     * where the stack grows down from a top the driver sets (c[0x0][0x28], the initial stack
-     * pointer). Measured on the H200 (sm_90, driver 580) with CUCHECK_MC_LOCAL_PROBE: the top
-     * is 0xfffc30 for kernels with 0, 256 and 8192-byte frames and stack limits of 1 and 8 KiB.
-     * An access at or past the top is outside every frame of the thread (a local array
-     * overrun upward, the usual direction); one below its frame stays in the thread's stack
-     * and is not detected. Architectures whose top was not measured are checked for alignment
-     * only; CUCHECK_MC_LOCAL_TOP=0x... sets the top for them. CUCHECK_MC_LOCAL_PROBE=N (a
-     * diagnostic) reports every local access at or past offset N, to show what a GPU hands
-     * out. */
+     * where the stack grows down from the initial stack pointer the driver sets. Measured on the
+     * H200 (sm_90, driver 580) with CUCHECK_MC_LOCAL_PROBE: that top is not one constant - the
+     * same kernel's frame ended at 0xfffc30 when JIT-compiled from PTX and above 0xfffc40 when
+     * built as sm_90 SASS - and a patch cannot read it, so local accesses are checked for
+     * alignment only. Diagnostics: CUCHECK_MC_LOCAL_TOP=0x... checks every local access against
+     * a top the user measured for the program; CUCHECK_MC_LOCAL_PROBE=N reports every local
+     * access at or past offset N, to show the offsets a GPU hands out. */
     int probe = 0;
-    uint32_t top = local_top_of(found ? w.arch : 0u, &probe);
+    uint32_t top = local_top(&probe);
     if (top != 0u || probe) {
         hdr->flags |= CC_MC_FLAG_LOCAL_WINDOW;
         hdr->local_end = top;

@@ -146,6 +146,7 @@ static void cc_on_graph_node(const Sanitizer_GraphNodeLaunchData *d)
     switch (d->nodeType) {
     case CU_GRAPH_NODE_TYPE_KERNEL: {
         const Sanitizer_LaunchData *l = &d->launchData;
+        cc_instr_on_graph_kernel_node(l);
         cc_agent_event_init(&ev, CC_EV_LAUNCH);
         cc_agent_fill_launch(&ev, l);
         ev.u.launch.flags |= CC_LAUNCH_FLAG_GRAPH_NODE;

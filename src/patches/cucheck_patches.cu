@@ -1,7 +1,7 @@
 // Device patch code injected by the Compute Sanitizer API (compiled with
 // `nvcc --fatbin --compile-as-tools-patch`, embedded into the agent; layouts in patch_records.h).
-// cc_mc_* are memcheck's checks: global accesses against the launch's allocation table (an
-// 8-ary search of independent loads) and the context's device-heap table,
+// cc_mc_* are memcheck's checks: global accesses against the launch's allocation table (a scan of
+// up to 8 ranges, a binary search beyond) and the context's device-heap table,
 // shared/local accesses against their windows, cp.async, device-side malloc/free; only
 // violations (deduplicated by pc) go back. Every patch runs before its instruction; returning
 // SANITIZER_PATCH_ERROR makes the whole warp exit, which memcheck uses for --on-error stop.
@@ -17,44 +17,24 @@ template <typename A> struct cc_same_type<A, A> { static const bool value = true
 // ---- memcheck (patch_records.h, "memcheck"): check on the device, keep only violations ----
 
 // Index of the first range with base > a (0: a lies before every range) in a table of more than
-// 8 ranges: an 8-ary search. Each step loads 7 pivots that do not depend on each other (issued
-// back to back, one memory latency per step instead of one per halving), the last step up to 8
-// bases: 64 ranges cost two latencies, 512 three (a binary search: 7, 10), plus the final end
-// load. Lanes of a warp whose accesses fall in one allocation take the same path and load the
-// same addresses (broadcast), so the warp pays for one search. Not inlined: its registers would
-// make every call of the global-access patch spill (measured with ptxas -v: a 120-byte frame
-// and 300 bytes of spill traffic per call when it was inlined); small tables never call it.
+// 8 ranges: a binary search, rolled, in few registers (an unrolled 8-ary search needed so many
+// that cuBLAS's GEMM kernel could no longer be launched once patched, seen on the H200). Lanes
+// of a warp whose accesses fall in one allocation take the same path and load the same
+// addresses (broadcast), so the warp pays for one search.
 static __device__ __noinline__ uint64_t cc_mc_upper_large(const cc_mc_range *t, uint64_t n,
                                                           uint64_t a)
 {
     uint64_t lo = 0, hi = n;
-    while (hi - lo > 8) {
-        uint64_t seg = (hi - lo) >> 3; // >= 1
-        unsigned long long b[7];
-#pragma unroll
-        for (int j = 0; j < 7; j++) {
-            b[j] = t[lo + (uint64_t)(j + 1) * seg].base;
+#pragma unroll 1
+    while (lo < hi) {
+        uint64_t mid = lo + ((hi - lo) >> 1);
+        if (t[mid].base <= a) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
         }
-        uint64_t nlo = lo, nhi = hi;
-#pragma unroll
-        for (int j = 0; j < 7; j++) {
-            uint64_t p = lo + (uint64_t)(j + 1) * seg;
-            if (b[j] <= a) {
-                nlo = p + 1;
-            } else if (p < nhi) {
-                nhi = p;
-            }
-        }
-        lo = nlo;
-        hi = nhi;
     }
-    uint64_t below = 0;
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        uint64_t i = lo + (uint64_t)j;
-        below += (i < hi && t[i].base <= a) ? 1u : 0u;
-    }
-    return lo + below;
+    return lo;
 }
 
 // The same for any table: up to 8 ranges are scanned in order, with few registers.
@@ -210,7 +190,11 @@ static __device__ __noinline__ SanitizerPatchResult cc_mc_global_large(cc_mc_lau
     if (cc_mc_in_table(L->table, L->ntable, a, size)) {
         return SANITIZER_PATCH_SUCCESS;
     }
-    return cc_mc_global_miss(L, pc, a, size, flags);
+    uint32_t violation = cc_mc_heap_verdict(L->heap, a, size); // as cc_mc_global_miss, one call
+    if (violation != 0u) {                                     // level less deep
+        cc_mc_record(L, pc, a, size, flags, CC_PATCH_SPACE_GLOBAL, violation);
+    }
+    return cc_mc_verdict(L, violation);
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult

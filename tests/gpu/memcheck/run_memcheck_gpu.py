@@ -171,6 +171,9 @@ def main():
                 vok, vwhy = device_values_ok(found, row["kind"], row["values"], out)
                 if not vok:
                     ok, why = False, why + "; but " + vwhy
+            if ok and row["kind"] == "none" and native[name][0] != 0:
+                # a clean twin must run cleanly natively too (one that faults is no twin)
+                ok, why = False, "the clean program exits %d natively" % native[name][0]
             first = next((f for f in found if f.get("kind") in row["kind"].split("|")), None)
             detail = ""
             if first is not None:

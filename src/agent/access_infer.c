@@ -8,7 +8,6 @@
  * kernel nodes get their arguments from the driver (cuGraphKernelNodeGetParams, checked against
  * the launch by graph_node_args.h) and always an inferred set: they are neither instrumented nor
  * learned, in every mode. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -508,26 +507,17 @@ static void cc_gx_resolve(void)
                       CC_ENV_SC_GRAPH_ARGS);
         return;
     }
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (h == NULL) {
-        h = dlopen("libcuda.so", RTLD_NOW | RTLD_NOLOAD);
-    }
-    if (h == NULL) {
-        cc_agent_note("streamcheck: libcuda is not loaded: graph kernel nodes get no access sets");
-        return;
-    }
     /* The _v2 entry (CUDA 12+) fills the whole struct; the first one fills its leading fields
      * (same layout up to `extra`), the rest stays zero. */
-    void *f = dlsym(h, "cuGraphKernelNodeGetParams_v2");
+    void *f = cc_agent_driver_symbol("cuGraphKernelNodeGetParams_v2");
     if (f == NULL) {
-        f = dlsym(h, "cuGraphKernelNodeGetParams");
+        f = cc_agent_driver_symbol("cuGraphKernelNodeGetParams");
     }
     if (f == NULL) {
-        cc_agent_note("streamcheck: the driver has no cuGraphKernelNodeGetParams: graph kernel "
-                      "nodes get no access sets");
+        cc_agent_note("streamcheck: libcuda is not loaded or has no cuGraphKernelNodeGetParams: "
+                      "graph kernel nodes get no access sets");
     }
     *(void **)&cc_gx.get = f;
-    /* h stays open: libcuda is never unloaded while the program runs. */
 }
 
 void cc_access_after_graph_node(const Sanitizer_GraphNodeLaunchData *d, const cc_event *launch)

@@ -83,6 +83,10 @@ uint64_t cc_agent_now_ns(void);
 uint32_t cc_agent_tid(void);
 void cc_agent_note(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* verbose only */
 
+/* driver_symbol.c: a driver function from the libcuda the program loaded, or NULL (not loaded,
+ * or no such function). */
+void *cc_agent_driver_symbol(const char *name);
+
 /* agent_ids.c: CUDA handles to event ids. */
 uint64_t cc_agent_stream_id(CUstream stream, Sanitizer_StreamHandle handle);
 uint64_t cc_agent_handle_id(const void *handle);

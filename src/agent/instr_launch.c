@@ -6,7 +6,6 @@
  * the slot (memcheck: violations, readable from pinned memory even when the kernel faulted;
  * streamcheck: access ranges), emitting events with the launch's id. A client may ask to stop
  * the program after a launch (memcheck --on-error stop). */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,8 +157,7 @@ static pthread_once_t cc_is_capturing_once = PTHREAD_ONCE_INIT;
 
 static void cc_is_capturing_resolve(void)
 {
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    void *f = h != NULL ? dlsym(h, "cuStreamIsCapturing") : NULL;
+    void *f = cc_agent_driver_symbol("cuStreamIsCapturing");
     *(void **)&cc_is_capturing = f;
     if (f == NULL) {
         cc_agent_note("instrumentation: cuStreamIsCapturing not found: launches on capturing "
@@ -186,8 +184,10 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     }
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
-    int want = !cc_launch_captured(d) && g->client->decide(d, m, ev);
-    cc_instr_ctx *c = want ? cc_instr_ctx_get(d->context) : NULL;
+    int want = g->client->decide(d, m, ev);
+    /* Asked of the driver only for a launch the client wants instrumented; a captured one then
+     * runs uninstrumented, like one that finds no free slot (the client's unbound). */
+    cc_instr_ctx *c = want && !cc_launch_captured(d) ? cc_instr_ctx_get(d->context) : NULL;
     int slot = c != NULL ? bind_slot(c, d) : -1;
     if (slot >= 0) {
         g->inflight++;

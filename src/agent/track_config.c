@@ -70,9 +70,9 @@ uint32_t cc_agent_track_config(void)
     }
     uint32_t bits = CC_TRACK_ALL;
     if (spec != NULL && cc_track_parse(spec, &bits) != 0) {
-        fprintf(stderr, "cucheck: track='%s' is not 'on', 'off' or a list of resource, launch, "
-                        "memcpy, memset, sync, events, graphs, runtime, driver, api, stacks: "
-                        "tracking everything\n", spec);
+        fprintf(stderr, "cucheck: track='%s' is not 'on', 'off', 'callbacks' or a list of "
+                        "resource, launch, memcpy, memset, sync, events, graphs, runtime, "
+                        "driver, api, stacks: tracking everything\n", spec);
         bits = CC_TRACK_ALL;
     }
     cc_options_free(opts);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # agent_run_true.sh: `cucheck run -- PROGRAM` on programs without CUDA behaves like the program:
-# /bin/true exits 0 with no output, a shell's exit status passes through, `--track off` and
-# CUCHECK_TRACK work, and a malformed track value is said in one line while the program runs.
+# /bin/true exits 0 with no output, a shell's exit status passes through, `--track off`,
+# `--track callbacks` and CUCHECK_TRACK work, and a malformed track value is said in one line
+# while the program runs.
 # Args: CUCHECK_BIN SOURCE_DIR BINARY_DIR. Exit 77 when the agent was not built.
 set -u
 CUCHECK="$1"
@@ -22,6 +23,12 @@ if grep -q "cannot\|error" "$tmp/err"; then echo "FAIL /bin/true: $(cat "$tmp/er
 "$CUCHECK" run -- sh -c 'exit 3' >/dev/null 2>&1; check "exit status 3" 3 $?
 "$CUCHECK" run --track off -- /bin/true >/dev/null 2>"$tmp/err"; check "--track off" 0 $?
 CUCHECK_TRACK=launch,stacks "$CUCHECK" run -- /bin/true >/dev/null 2>&1; check "CUCHECK_TRACK list" 0 $?
+# the baseline of the overhead targets is a valid value (no "malformed" line), and the agent's
+# self-time diagnostic leaves a program without CUDA alone
+out="$(CUCHECK_SELF_TIME=1 "$CUCHECK" run --track callbacks -- sh -c 'echo hi' 2>"$tmp/err")"
+check "--track callbacks" 0 $?
+[ "$out" = "hi" ] || { echo "FAIL --track callbacks: stdout '$out'"; fail=1; }
+if grep -q "track=" "$tmp/err"; then echo "FAIL --track callbacks: $(cat "$tmp/err")"; fail=1; fi
 out="$(CUCHECK_TRACK=bogus "$CUCHECK" run -- sh -c 'echo hi' 2>"$tmp/err")"; rc=$?
 check "malformed track" 0 $rc
 [ "$out" = "hi" ] || { echo "FAIL malformed track: stdout '$out'"; fail=1; }

@@ -20,6 +20,7 @@
 #include "agent.h"
 #include "self_time.h"
 #include "host_python.h"
+#include "host_site_cache.h"
 #include "host_symbolize.h"
 #include "host_unwind.h"
 
@@ -217,12 +218,24 @@ uint64_t cc_agent_callsite(void)
         return 0;
     }
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
+    volatile char marker = 0; /* its address separates this frame from the launch's chain */
+    uintptr_t here = (uintptr_t)&marker;
     uint64_t pcs[CC_NATIVE_MAX];
     cc_py_frame py[CC_PY_MAX];
     uint64_t hash = 0x5EED;
+    unsigned gen = atomic_load_explicit(&cc_stacks_generation, memory_order_relaxed);
     /* The Python frames of this thread, GIL held or not (tens of nanoseconds; none in a
      * program without CPython). */
     int npy = cc_py_capture(py, CC_PY_MAX);
+    /* A native-only stack from a call site this thread launched from before: no unwind. */
+    int site_cache = npy == 0 && cc_site_cache_enabled();
+    uint64_t cached_id = 0;
+    if (site_cache && cc_site_cache_lookup(here, gen, &hash, &cached_id)) {
+        if (t0 != 0) {
+            cc_self_time_add(CC_SELF_STACKS, t0);
+        }
+        return cached_id;
+    }
     for (int i = 0; i < npy; i++) {
         hash = cc_mix(hash, (uint64_t)(uintptr_t)py[i].code);
         hash = cc_mix(hash, (uint64_t)(uint32_t)py[i].offset);
@@ -235,7 +248,6 @@ uint64_t cc_agent_callsite(void)
     if (hash == 0) {
         hash = 1;
     }
-    unsigned gen = atomic_load_explicit(&cc_stacks_generation, memory_order_relaxed);
     uint64_t id = 0;
     if (cc_last_generation == gen && cc_last_hash == hash) {
         id = cc_last_id;
@@ -258,6 +270,9 @@ uint64_t cc_agent_callsite(void)
         cc_last_generation = gen;
         cc_last_hash = hash;
         cc_last_id = id;
+    }
+    if (site_cache && id != 0) {
+        cc_site_cache_fill(here, gen, pcs, npcs, hash, id);
     }
     if (t0 != 0) {
         cc_self_time_add(CC_SELF_STACKS, t0);

@@ -52,6 +52,8 @@ struct cc_inflight {
     size_t nnames, ncap;       /* open addressing, power-of-two capacity */
     uint64_t forgotten;
     tentative_sync tentative[TENTATIVE_MAX]; /* synchronous copies not known to have returned */
+    size_t ntentative;         /* how many of them are active */
+    const char *last_name, *last_interned; /* the previous launch's name (pointers repeat) */
     cc_inflight_launch *pending;
     size_t npending, cap;
     stream_info *streams;
@@ -78,8 +80,22 @@ static uint64_t name_hash(const char *s) {
     return h ? h : 1;
 }
 
+static const char *intern_slow(cc_inflight *t, const char *name);
+
+/* The live agent passes the driver's own name pointer, the same for every launch of a kernel:
+ * a repeat costs a compare with the interned copy, no hashing. (The text is compared too: memory
+ * of an unloaded module may be reused for another name.) */
 static const char *intern(cc_inflight *t, const char *name) {
     if (!name) name = "";
+    if (name == t->last_name && t->last_interned && strcmp(name, t->last_interned) == 0)
+        return t->last_interned;
+    const char *r = intern_slow(t, name);
+    t->last_name = name;
+    t->last_interned = r;
+    return r;
+}
+
+static const char *intern_slow(cc_inflight *t, const char *name) {
     if ((t->nnames + 1) * 2 > t->ncap) {
         size_t ncap = t->ncap ? t->ncap * 2 : 256;
         interned *n = calloc(ncap, sizeof *n);
@@ -236,6 +252,7 @@ static void hold_sync(cc_inflight *t, uint32_t tid, uint64_t stream, const cc_ev
         return;
     }
     *slot = fresh;
+    t->ntentative++;
 }
 
 /* Resolve the tentative orderings of the event's thread: applied if the event shows the calls
@@ -259,11 +276,13 @@ static int starts_new_call(uint32_t kind) {
 }
 
 static void resolve_tentative(cc_inflight *t, const cc_event *ev) {
+    if (t->ntentative == 0) return;
     if (ev->h.kind != CC_EV_API_ERROR && !starts_new_call(ev->h.kind)) return;
     for (size_t i = 0; i < TENTATIVE_MAX; i++) {
         tentative_sync *ts = &t->tentative[i];
         if (!ts->active || ts->tid != ev->h.tid) continue;
         ts->active = 0;
+        t->ntentative--;
         if (ev->h.kind != CC_EV_API_ERROR) apply_tentative(t, ts);
     }
 }

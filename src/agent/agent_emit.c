@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "agent.h"
+#include "self_time.h"
 
 uint64_t cc_agent_now_ns(void)
 {
@@ -52,6 +53,7 @@ void cc_agent_emit(const cc_event *ev)
     if (atomic_load(&a->finished)) {
         return;
     }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_rwlock_rdlock(&a->lock);
     if (a->session != NULL) {
         cc_session_event(a->session, ev);
@@ -60,6 +62,9 @@ void cc_agent_emit(const cc_event *ev)
         cc_evt_write(a->recorder, ev);
     }
     pthread_rwlock_unlock(&a->lock);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_EMIT, t0);
+    }
 }
 
 void cc_agent_emit_from_signal(const cc_event *ev)

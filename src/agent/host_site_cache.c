@@ -5,6 +5,8 @@
 #include "host_site_cache.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unwind.h>
@@ -33,6 +35,15 @@ typedef struct cc_site_table {
 } cc_site_table;
 
 static _Thread_local cc_site_table *cc_site_tls;
+
+/* Fill outcomes over all threads, for cc_site_cache_report. */
+enum { CC_FILL_OK, CC_FILL_NO_SLOT, CC_FILL_UNALIGNED, CC_FILL_SHORT, CC_FILL_STOPPED, CC_FILL_N };
+static _Atomic uint64_t cc_fill_outcomes[CC_FILL_N];
+
+static void cc_fill_count(int outcome)
+{
+    atomic_fetch_add_explicit(&cc_fill_outcomes[outcome], 1, memory_order_relaxed);
+}
 static pthread_key_t cc_site_key;
 static pthread_once_t cc_site_once = PTHREAD_ONCE_INIT;
 static int cc_site_key_ok;
@@ -176,6 +187,7 @@ void cc_site_cache_fill(uintptr_t here, unsigned generation, const uint64_t *pcs
     t->attempts++;
     if (t->attempts >= CC_SITE_TRIAL && t->hits < 4 * t->attempts) {
         t->no_fill = 1;
+        cc_fill_count(CC_FILL_STOPPED);
         return;
     }
     cc_site_walk walk;
@@ -187,6 +199,7 @@ void cc_site_cache_fill(uintptr_t here, unsigned generation, const uint64_t *pcs
                    : (int)(sizeof walk.ip / sizeof walk.ip[0]);
     _Unwind_Backtrace(cc_site_frame, &walk);
     if (walk.bad || walk.n == 0) {
+        cc_fill_count(CC_FILL_NO_SLOT);
         return;
     }
     /* Align: the first frame above `here` is somewhere among pcs' first entries (pcs also holds
@@ -197,14 +210,17 @@ void cc_site_cache_fill(uintptr_t here, unsigned generation, const uint64_t *pcs
         m++;
     }
     if (m == npcs || m == CC_SITE_SEARCH) {
+        cc_fill_count(CC_FILL_UNALIGNED);
         return;
     }
     int need = npcs - m;
     if (need > CC_SITE_PAIRS_MAX || walk.n < need) {
+        cc_fill_count(CC_FILL_SHORT);
         return;
     }
     for (int j = 0; j < need; j++) {
         if (walk.ip[j] != pcs[m + j]) {
+            cc_fill_count(CC_FILL_UNALIGNED);
             return;
         }
     }
@@ -226,6 +242,21 @@ void cc_site_cache_fill(uintptr_t here, unsigned generation, const uint64_t *pcs
     memcpy(e->off, walk.off, (size_t)need * sizeof e->off[0]);
     memcpy(e->val, walk.ip, (size_t)need * sizeof e->val[0]);
     t->fills++;
+    cc_fill_count(CC_FILL_OK);
+}
+
+void cc_site_cache_report(FILE *out)
+{
+    uint64_t n[CC_FILL_N];
+    for (int i = 0; i < CC_FILL_N; i++) {
+        n[i] = atomic_load(&cc_fill_outcomes[i]);
+    }
+    fprintf(out, "cucheck:   call-site cache fills: %llu kept, %llu without return-address slots, "
+                 "%llu where the unwinders disagreed, %llu too shallow; %llu thread(s) stopped "
+                 "filling\n",
+            (unsigned long long)n[CC_FILL_OK], (unsigned long long)n[CC_FILL_NO_SLOT],
+            (unsigned long long)n[CC_FILL_UNALIGNED], (unsigned long long)n[CC_FILL_SHORT],
+            (unsigned long long)n[CC_FILL_STOPPED]);
 }
 
 void cc_site_cache_counts(uint64_t *hits, uint64_t *fills)

@@ -20,6 +20,7 @@
 #define CUCHECK_AGENT_HOST_SITE_CACHE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* 1 unless CUCHECK_SITE_CACHE=0 (or the platform's return-address layout is not the x86-64 one). */
 int cc_site_cache_enabled(void);
@@ -38,5 +39,7 @@ void cc_site_cache_fill(uintptr_t here, unsigned generation, const uint64_t *pcs
 
 /* This thread's counts (for tests and CUCHECK_SELF_TIME): lookups that hit, entries filled. */
 void cc_site_cache_counts(uint64_t *hits, uint64_t *fills);
+/* One line: how the fills of all threads ended (CUCHECK_SELF_TIME). */
+void cc_site_cache_report(FILE *out);
 
 #endif

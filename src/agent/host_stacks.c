@@ -227,12 +227,15 @@ uint64_t cc_agent_callsite(void)
     /* The Python frames of this thread, GIL held or not (tens of nanoseconds; none in a
      * program without CPython). */
     int npy = cc_py_capture(py, CC_PY_MAX);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_PY_WALK, t0);
+    }
     /* A native-only stack from a call site this thread launched from before: no unwind. */
     int site_cache = npy == 0 && cc_site_cache_enabled();
     uint64_t cached_id = 0;
     if (site_cache && cc_site_cache_lookup(here, gen, &hash, &cached_id)) {
         if (t0 != 0) {
-            cc_self_time_add(CC_SELF_STACKS, t0);
+            cc_self_time_add(CC_SELF_STACKS_CACHED, t0);
         }
         return cached_id;
     }
@@ -272,10 +275,14 @@ uint64_t cc_agent_callsite(void)
         cc_last_id = id;
     }
     if (site_cache && id != 0) {
+        uint64_t f0 = t0 != 0 ? cc_self_time_now() : 0;
         cc_site_cache_fill(here, gen, pcs, npcs, hash, id);
+        if (f0 != 0) {
+            cc_self_time_add(CC_SELF_SITE_FILLS, f0);
+        }
     }
     if (t0 != 0) {
-        cc_self_time_add(CC_SELF_STACKS, t0);
+        cc_self_time_add(npy > 0 ? CC_SELF_STACKS_PY : CC_SELF_STACKS_UNWOUND, t0);
     }
     return id;
 }

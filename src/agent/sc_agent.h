@@ -40,6 +40,7 @@ typedef struct cc_sc_plan {
 extern _Thread_local cc_sc_plan cc_sc_plan_cur;
 void cc_sc_learn_init(uint32_t mode);
 uint32_t cc_sc_mode_get(void);      /* CC_SC_MODE_*; API when no client runs */
+int cc_sc_untouched_inferred(void); /* policy: untouched pointer arguments get inferred ranges */
 /* (locked) Decide for a launch in the default mode and set the plan. */
 cc_al_action cc_sc_learn_decide(const Sanitizer_LaunchData *d);
 /* (locked) Learn from an instrumented launch of the plan's kernel and shape. */

@@ -180,6 +180,20 @@ static int sc_drain(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, cc
         r->write_end = a->write_end;
         emit_range(r, launch_id);
     }
+    if (cc_sc_untouched_inferred()) { /* what TMA may have reached unseen: inferred */
+        cc_al_access un[CC_AL_MAX_WORDS];
+        size_t nu = cc_al_untouched(x->words, x->nwords, x->ranges, nr, un, CC_AL_MAX_WORDS);
+        for (size_t i = 0; i < nu; i++) {
+            cc_event ev;
+            cc_agent_event_init(&ev, CC_EV_ACCESS);
+            ev.u.access.launch_id = launch_id;
+            ev.u.access.address = un[i].address;
+            ev.u.access.size = un[i].size;
+            ev.u.access.flags = un[i].flags;
+            ev.u.access.source = CC_ACCESS_SRC_INFERRED;
+            cc_agent_emit(&ev);
+        }
+    }
     if (x->kernel != NULL && x->shape != NULL) {
         cc_sc_learn_observe(x->kernel, x->shape, d->functionName, x->words, x->nwords, x->ranges,
                             nr, hdr.outside, hdr.outside_first);

@@ -30,10 +30,24 @@ static struct {
 
 _Thread_local cc_sc_plan cc_sc_plan_cur;
 
+/* CUCHECK_SC_UNTOUCHED=0: a pointer argument whose allocation no instrumented access touched is
+ * taken as not accessed (by default it gets the inferred range: TMA loads and stores are
+ * invisible to the patches; see core/access_learn.h). */
+#define CC_ENV_SC_UNTOUCHED "CUCHECK_SC_UNTOUCHED"
+
 void cc_sc_learn_init(uint32_t mode)
 {
     cc_sc.mode = mode;
     cc_al_policy_default(&cc_sc.policy);
+    const char *v = getenv(CC_ENV_SC_UNTOUCHED);
+    if (v != NULL && strcmp(v, "0") == 0) {
+        cc_sc.policy.untouched_inferred = 0;
+    }
+}
+
+int cc_sc_untouched_inferred(void)
+{
+    return cc_sc.policy.untouched_inferred != 0;
 }
 
 uint32_t cc_sc_mode_get(void)
@@ -98,6 +112,13 @@ cc_al_action cc_sc_learn_decide(const Sanitizer_LaunchData *d)
         return p->action;
     }
     if (cc_sc.mode == CC_SC_MODE_FULL) {
+        /* The pointer arguments too: allocations they point into that no access touched get
+         * inferred ranges at LAUNCH_END (a truncated list just covers fewer). */
+        int truncated = 0;
+        if (cc_sc.policy.untouched_inferred &&
+            !cc_access_launch_words(d, p->words, CC_AL_MAX_WORDS, &p->nwords, &truncated)) {
+            p->nwords = 0;
+        }
         p->action = CC_AL_INSTRUMENT;
         return p->action;
     }

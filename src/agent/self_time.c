@@ -1,5 +1,6 @@
 /* The agent's own time per callback domain and for stack capture (see self_time.h). */
 #include "self_time.h"
+#include "host_site_cache.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -42,8 +43,14 @@ static const char *cc_self_slot_name(unsigned slot)
     static const char *const names[] = {"invalid", "driver-api", "runtime-api", "resource",
                                         "synchronize", "launch", "memcpy", "memset",
                                         "batch-memop", "uvm", "graphs", "events"};
-    if (slot == CC_SELF_STACKS) {
-        return "host stacks (inside the callbacks above)";
+    switch (slot) {
+    case CC_SELF_STACKS_PY: return "host stacks with Python frames (inside the callbacks above)";
+    case CC_SELF_STACKS_CACHED: return "host stacks, native, from the call-site cache";
+    case CC_SELF_STACKS_UNWOUND: return "host stacks, native, unwound";
+    case CC_SELF_SITE_FILLS: return "call-site cache fills (inside the unwound ones)";
+    case CC_SELF_PY_WALK: return "reading Python frames (inside all host stacks)";
+    case CC_SELF_EMIT: return "events to the tool (inside the callbacks above)";
+    default: break;
     }
     return slot < sizeof names / sizeof names[0] ? names[slot] : "other";
 }
@@ -63,4 +70,5 @@ void cc_self_time_report(void)
         fprintf(stderr, "cucheck:   %-12s %10llu %10.3f %8.0f\n", cc_self_slot_name(s),
                 (unsigned long long)n, (double)ns / 1e6, (double)ns / (double)n);
     }
+    cc_site_cache_report(stderr);
 }

@@ -1,5 +1,5 @@
 /* The agent's own time on the program's threads (CUCHECK_SELF_TIME=1, a diagnostic for the
- * benchmarks): nanoseconds and calls per Sanitizer callback domain and for host-stack capture,
+ * benchmarks): nanoseconds and calls per Sanitizer callback domain and for host-stack capture (by path),
  * summed over all threads and printed to stderr when the process exits. Off, it costs one
  * predictable branch per callback. */
 #ifndef CUCHECK_AGENT_SELF_TIME_H
@@ -7,7 +7,18 @@
 
 #include <stdint.h>
 
-enum { CC_SELF_STACKS = 16, CC_SELF_SLOTS = 17 }; /* slots 0..15: callback domains */
+/* Slots 0..15: callback domains. Host-stack capture, inside those callbacks, by the path taken:
+ * the thread's Python frames; a native stack found in the call-site cache; a native stack
+ * unwound; and, within the last, the cache fills (locating the new site's return addresses). */
+enum {
+    CC_SELF_STACKS_PY = 16,
+    CC_SELF_STACKS_CACHED = 17,
+    CC_SELF_STACKS_UNWOUND = 18,
+    CC_SELF_SITE_FILLS = 19,
+    CC_SELF_PY_WALK = 20, /* reading the Python frames, inside the first slot */
+    CC_SELF_EMIT = 21,    /* handing events to the tool (and the recorder), all callbacks */
+    CC_SELF_SLOTS = 22
+};
 
 extern int cc_self_time_on;
 

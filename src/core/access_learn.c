@@ -10,6 +10,7 @@ void cc_al_policy_default(cc_al_policy *p)
     p->learn_launches = CC_AL_DEFAULT_LEARN_LAUNCHES;
     p->stray_limit = CC_AL_DEFAULT_STRAY_LIMIT;
     p->kernel_budget = CC_AL_DEFAULT_KERNEL_BUDGET;
+    p->untouched_inferred = CC_AL_DEFAULT_UNTOUCHED_INFERRED;
 }
 
 /* ---- scan ---- */
@@ -158,6 +159,7 @@ int cc_al_observe(cc_al_kernel *k, cc_al_shape *s, const cc_al_policy *p, const 
         memset(s->facts, 0, nwords * sizeof s->facts[0]);
         for (size_t w = 0; w < nwords; w++) {
             s->facts[w].offset = words[w].offset;
+            s->facts[w].untouched = p->untouched_inferred ? 1u : 0u;
         }
     }
     for (size_t w = 0; w < nwords; w++) {
@@ -167,10 +169,14 @@ int cc_al_observe(cc_al_kernel *k, cc_al_shape *s, const cc_al_policy *p, const 
                 f = &s->facts[j];
             }
         }
-        const cc_al_range *r = range_of(ranges, nranges, words[w].value);
-        if (f == NULL || r == NULL) {
+        if (f == NULL) {
             continue; /* a word the shape does not have (cannot happen with equal keys) */
         }
+        const cc_al_range *r = range_of(ranges, nranges, words[w].value);
+        if (r == NULL || (!has_read(r) && !has_write(r))) {
+            continue; /* its allocation untouched: f->untouched stays as it was */
+        }
+        f->untouched = 0;
         uint64_t v = words[w].value;
         if (has_read(r)) {
             widen(&f->read, &f->read_lo, &f->read_end, (int64_t)(r->read_lo - v),
@@ -260,11 +266,44 @@ size_t cc_al_apply(const cc_al_shape *s, const cc_al_word *words, size_t nwords,
         if (w == NULL) {
             continue;
         }
+        if (f->untouched) { /* never seen touched: the inferred range, read and written */
+            n = push_pair(out, n, cap, dropped, w->value < w->end, w->value, w->end,
+                          w->value < w->end, w->value, w->end);
+            continue;
+        }
         uint64_t rlo = 0, rend = 0, wlo = 0, wend = 0;
         int r = f->read && clip(w->value, w->base, w->end, f->read_lo, f->read_end, &rlo, &rend);
         int wr = f->written &&
                  clip(w->value, w->base, w->end, f->write_lo, f->write_end, &wlo, &wend);
         n = push_pair(out, n, cap, dropped, r, rlo, rend, wr, wlo, wend);
+    }
+    return n;
+}
+
+size_t cc_al_untouched(const cc_al_word *words, size_t nwords, const cc_al_range *ranges,
+                       size_t nranges, cc_al_access *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t w = 0; w < nwords; w++) {
+        const cc_al_range *r = range_of(ranges, nranges, words[w].value);
+        if ((r != NULL && (has_read(r) || has_write(r))) || words[w].value >= words[w].end) {
+            continue;
+        }
+        /* One access per allocation: from its lowest pointer argument. */
+        int lower = 0; /* another word points lower into the same allocation (or equal, first) */
+        for (size_t v = 0; v < nwords && !lower; v++) {
+            if (v != w && words[v].base == words[w].base && words[v].end == words[w].end) {
+                lower = words[v].value < words[w].value ||
+                        (words[v].value == words[w].value && v < w);
+            }
+        }
+        if (lower || n == cap) {
+            continue;
+        }
+        out[n].address = words[w].value;
+        out[n].size = words[w].end - words[w].value;
+        out[n].flags = CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE;
+        n++;
     }
     return n;
 }

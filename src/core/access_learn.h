@@ -51,6 +51,10 @@ typedef struct cc_al_fact {
     uint32_t read, written;        /* 0/1 */
     int64_t read_lo, read_end;     /* [pointer + read_lo, pointer + read_end) */
     int64_t write_lo, write_end;
+    /* 1 while every learnable launch left the word's allocation untouched (policy
+     * untouched_inferred): the kernel may reach it only through accesses no patch sees (the
+     * Tensor Memory Accelerator's cp.async.bulk.tensor), so it gets the inferred range. */
+    uint32_t untouched;
 } cc_al_fact;
 
 /* Per launch shape. */
@@ -74,11 +78,16 @@ typedef struct cc_al_policy {
     uint32_t learn_launches;       /* learnable instrumented launches before a shape's facts apply */
     uint32_t stray_limit;          /* unlearnable instrumented launches before a kernel falls back */
     uint32_t kernel_budget;        /* instrumented launches per kernel at most (then inferred) */
+    /* 1: an allocation a pointer argument points into but no instrumented access touched is
+     * taken as read and written from the pointer to its end, as an inferred set would (TMA
+     * loads and stores address memory through tensor maps, which no patch sees). */
+    uint32_t untouched_inferred;
 } cc_al_policy;
 
 #define CC_AL_DEFAULT_LEARN_LAUNCHES 2u
 #define CC_AL_DEFAULT_STRAY_LIMIT 4u
 #define CC_AL_DEFAULT_KERNEL_BUDGET 64u
+#define CC_AL_DEFAULT_UNTOUCHED_INFERRED 1u
 
 void cc_al_policy_default(cc_al_policy *p);
 
@@ -117,6 +126,12 @@ typedef struct cc_al_access {
  * written to out (at most cap; *dropped counts the rest). */
 size_t cc_al_apply(const cc_al_shape *s, const cc_al_word *words, size_t nwords,
                    cc_al_access *out, size_t cap, uint32_t *dropped);
+
+/* The allocations that words[] point into and ranges[] (an instrumented launch's accessed
+ * allocations) do not touch: one read|write access each, from the lowest pointer into it to its
+ * end — what an inferred set gives. Returns the number written to out (at most cap). */
+size_t cc_al_untouched(const cc_al_word *words, size_t nwords, const cc_al_range *ranges,
+                       size_t nranges, cc_al_access *out, size_t cap);
 
 /* The access set an instrumented launch reports for one allocation: read and write ranges
  * clipped to [base, end), merged into one read|write access when equal. Returns 0, 1 or 2. */

@@ -3,8 +3,9 @@
  * sizes count; allocation identity does not), learning facts from instrumented ranges (reads
  * and writes per pointer, two pointers into one allocation, negative offsets, union over
  * launches), stray launches and the fallback to inferred sets, the kernel budget, applying facts
- * to new pointer values with clipping to the new allocation, and per-allocation ranges of an
- * instrumented launch. */
+ * to new pointer values with clipping to the new allocation, pointers whose allocation no
+ * instrumented access touched (inferred ranges), and per-allocation ranges of an instrumented
+ * launch. */
 #include <string.h>
 #include "check.h"
 #include "core/access_learn.h"
@@ -238,6 +239,73 @@ static void test_budget(void)
     CHECK(cc_al_decide(&k, &s, &p) == CC_AL_LEARNED);
 }
 
+/* A pointer argument whose allocation no instrumented access touched (cuBLAS reads its operands
+ * with TMA loads, which no patch sees): its launches, learned ones included, get the inferred
+ * range [pointer, allocation end) read and written; not once a launch touched it, and not when
+ * the policy says no. */
+static void test_untouched(cc_allocmap *m)
+{
+    cc_al_policy p;
+    cc_al_policy_default(&p);
+    CHECK_EQ_U64(p.untouched_inferred, 1);
+    cc_al_kernel k;
+    memset(&k, 0, sizeof k);
+    static cc_al_shape s;
+    memset(&s, 0, sizeof s);
+    cc_al_word w[4];
+    size_t nw = scan2(m, A + 0x100, B + 0x40, w);
+    /* Two launches write B[0x40, 0x440); A is never touched. */
+    cc_al_range r[1] = {rng(B, 0x1000, 0, 0, B + 0x40, B + 0x440)};
+    uint64_t at = 0;
+    cc_al_access acc[8];
+    /* The instrumented launch itself: A from the pointer to its end. */
+    CHECK_EQ_U64(cc_al_untouched(w, nw, r, 1, acc, 8), 1);
+    CHECK_EQ_U64(acc[0].address, A + 0x100);
+    CHECK_EQ_U64(acc[0].size, 0xf00);
+    CHECK_EQ_U64(acc[0].flags, CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE);
+    CHECK(cc_al_observe(&k, &s, &p, w, nw, r, 1, 0, &at) == CC_AL_OBS_LEARNED);
+    CHECK(cc_al_observe(&k, &s, &p, w, nw, r, 1, 0, &at) == CC_AL_OBS_LEARNED);
+    CHECK(cc_al_decide(&k, &s, &p) == CC_AL_LEARNED);
+    CHECK(s.facts[0].untouched == 1 && s.facts[1].untouched == 0);
+    /* A later launch with the pointers in D and A. */
+    cc_al_word w2[4];
+    size_t nw2 = scan2(m, D + 0x800, A + 0x40, w2);
+    uint32_t dropped = 0;
+    size_t na = cc_al_apply(&s, w2, nw2, acc, 8, &dropped);
+    CHECK_EQ_U64(na, 2);
+    CHECK_EQ_U64(acc[0].address, D + 0x800);
+    CHECK_EQ_U64(acc[0].size, 0x800);
+    CHECK_EQ_U64(acc[0].flags, CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE);
+    CHECK_EQ_U64(acc[1].address, A + 0x40);
+    CHECK_EQ_U64(acc[1].flags, CC_ACCESS_FLAG_WRITE);
+
+    /* Touched by a later learnable launch: the facts then say what it did. */
+    static cc_al_shape s2;
+    memset(&s2, 0, sizeof s2);
+    CHECK(cc_al_observe(&k, &s2, &p, w, nw, r, 1, 0, &at) == CC_AL_OBS_LEARNED);
+    cc_al_range rr[2] = {rng(A, 0x1000, A + 0x100, A + 0x200, 0, 0), r[0]};
+    CHECK(cc_al_observe(&k, &s2, &p, w, nw, rr, 2, 0, &at) == CC_AL_OBS_LEARNED);
+    CHECK(s2.facts[0].untouched == 0 && s2.facts[0].read == 1 && s2.facts[0].written == 0);
+    CHECK_EQ_U64(cc_al_untouched(w, nw, rr, 2, acc, 8), 0);
+
+    /* Two pointers into one untouched allocation: one access, from the lower one. */
+    cc_al_word w3[4];
+    size_t nw3 = scan2(m, C + 0x400, C + 0x100, w3);
+    CHECK_EQ_U64(cc_al_untouched(w3, nw3, NULL, 0, acc, 8), 1);
+    CHECK_EQ_U64(acc[0].address, C + 0x100);
+    CHECK_EQ_U64(acc[0].size, 0x700);
+
+    /* The policy off: an untouched pointer is learned as not accessed. */
+    p.untouched_inferred = 0;
+    static cc_al_shape s3;
+    memset(&s3, 0, sizeof s3);
+    CHECK(cc_al_observe(&k, &s3, &p, w, nw, r, 1, 0, &at) == CC_AL_OBS_LEARNED);
+    CHECK(cc_al_observe(&k, &s3, &p, w, nw, r, 1, 0, &at) == CC_AL_OBS_LEARNED);
+    na = cc_al_apply(&s3, w2, nw2, acc, 8, &dropped);
+    CHECK_EQ_U64(na, 1);
+    CHECK_EQ_U64(acc[0].flags, CC_ACCESS_FLAG_WRITE);
+}
+
 static void test_range_accesses(void)
 {
     cc_al_access a[2];
@@ -268,6 +336,7 @@ int main(void)
     test_same_allocation(m);
     test_stray(m);
     test_budget();
+    test_untouched(m);
     test_range_accesses();
     cc_allocmap_free(m);
     TEST_MAIN_END();

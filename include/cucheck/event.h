@@ -433,6 +433,9 @@ typedef struct cc_ev_activity_lost {
 #define CC_ACCESS_FLAG_WRITE 0x2u
 #define CC_ACCESS_FLAG_ATOMIC 0x4u
 #define CC_ACCESS_FLAG_HOST_FUNC 0x8u /* made by a host function; launch_id holds its userdata */
+/* An inferred range of an instrumented launch: an allocation its pointer arguments point into
+ * that none of its patched accesses touched (TMA loads and stores have no patch). */
+#define CC_ACCESS_FLAG_UNTOUCHED 0x10u
 
 /* Where an access set came from (cc_ev_access.source). */
 typedef enum cc_access_source {

@@ -189,7 +189,7 @@ static int sc_drain(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, cc
             ev.u.access.launch_id = launch_id;
             ev.u.access.address = un[i].address;
             ev.u.access.size = un[i].size;
-            ev.u.access.flags = un[i].flags;
+            ev.u.access.flags = un[i].flags; /* read, write, untouched */
             ev.u.access.source = CC_ACCESS_SRC_INFERRED;
             cc_agent_emit(&ev);
         }

@@ -267,8 +267,10 @@ size_t cc_al_apply(const cc_al_shape *s, const cc_al_word *words, size_t nwords,
             continue;
         }
         if (f->untouched) { /* never seen touched: the inferred range, read and written */
-            n = push_pair(out, n, cap, dropped, w->value < w->end, w->value, w->end,
-                          w->value < w->end, w->value, w->end);
+            if (w->value < w->end) {
+                n = push(out, n, cap, dropped, w->value, w->end,
+                         CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE | CC_ACCESS_FLAG_UNTOUCHED);
+            }
             continue;
         }
         uint64_t rlo = 0, rend = 0, wlo = 0, wend = 0;
@@ -302,7 +304,7 @@ size_t cc_al_untouched(const cc_al_word *words, size_t nwords, const cc_al_range
         }
         out[n].address = words[w].value;
         out[n].size = words[w].end - words[w].value;
-        out[n].flags = CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE;
+        out[n].flags = CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE | CC_ACCESS_FLAG_UNTOUCHED;
         n++;
     }
     return n;

@@ -129,7 +129,8 @@ size_t cc_al_apply(const cc_al_shape *s, const cc_al_word *words, size_t nwords,
 
 /* The allocations that words[] point into and ranges[] (an instrumented launch's accessed
  * allocations) do not touch: one read|write access each, from the lowest pointer into it to its
- * end — what an inferred set gives. Returns the number written to out (at most cap). */
+ * end — what an inferred set gives, flagged CC_ACCESS_FLAG_UNTOUCHED. Returns the number written
+ * to out (at most cap). */
 size_t cc_al_untouched(const cc_al_word *words, size_t nwords, const cc_al_range *ranges,
                        size_t nranges, cc_al_access *out, size_t cap);
 

@@ -286,10 +286,13 @@ static void on_access(cc_hb *hb, const cc_event *ev)
 {
     const cc_ev_access *a = &ev->u.access;
     hb->stats.access_events++;
-    /* Graph kernel nodes are not instrumented: full mode takes their inferred sets. */
-    int graph_inferred = hb->cfg.mode == CC_HB_MODE_FULL && a->source == CC_ACCESS_SRC_INFERRED &&
-                         a->launch_id != 0 && !(a->flags & CC_ACCESS_FLAG_HOST_FUNC);
-    if (!graph_inferred && !source_allowed(hb->cfg.mode, a->source)) {
+    /* Graph kernel nodes are not instrumented: full mode takes their inferred sets; and the
+     * inferred ranges instrumented launches add for allocations no patched access touched. */
+    int full_inferred = hb->cfg.mode == CC_HB_MODE_FULL && a->source == CC_ACCESS_SRC_INFERRED &&
+                        a->launch_id != 0 && !(a->flags & CC_ACCESS_FLAG_HOST_FUNC);
+    int untouched = full_inferred && (a->flags & CC_ACCESS_FLAG_UNTOUCHED);
+    int graph_inferred = full_inferred && !untouched;
+    if (!full_inferred && !source_allowed(hb->cfg.mode, a->source)) {
         hb->stats.accesses_ignored++;
         return;
     }

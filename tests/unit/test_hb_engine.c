@@ -110,6 +110,11 @@ static void test_modes(void)
     CHECK_EQ_U64(c.races, 1);
     CHECK(replay("graph_inferred_ok.scn", CC_HB_MODE_FULL, 0, 0, &c) == 0);
     CHECK_EQ_U64(c.issues, 0);
+    /* and the inferred ranges of instrumented launches for allocations no patch saw touched */
+    CHECK(replay("untouched_inferred_race.scn", CC_HB_MODE_FULL, 0, 0, &c) == 0);
+    CHECK_EQ_U64(c.races, 1);
+    CHECK(replay("untouched_inferred_ok.scn", CC_HB_MODE_FULL, 0, 0, &c) == 0);
+    CHECK_EQ_U64(c.issues, 0);
 }
 
 /* Replays a scenario file of tests/scenarios/streamcheck through an engine. */

@@ -262,7 +262,8 @@ static void test_untouched(cc_allocmap *m)
     CHECK_EQ_U64(cc_al_untouched(w, nw, r, 1, acc, 8), 1);
     CHECK_EQ_U64(acc[0].address, A + 0x100);
     CHECK_EQ_U64(acc[0].size, 0xf00);
-    CHECK_EQ_U64(acc[0].flags, CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE);
+    CHECK_EQ_U64(acc[0].flags,
+                 CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE | CC_ACCESS_FLAG_UNTOUCHED);
     CHECK(cc_al_observe(&k, &s, &p, w, nw, r, 1, 0, &at) == CC_AL_OBS_LEARNED);
     CHECK(cc_al_observe(&k, &s, &p, w, nw, r, 1, 0, &at) == CC_AL_OBS_LEARNED);
     CHECK(cc_al_decide(&k, &s, &p) == CC_AL_LEARNED);
@@ -275,7 +276,8 @@ static void test_untouched(cc_allocmap *m)
     CHECK_EQ_U64(na, 2);
     CHECK_EQ_U64(acc[0].address, D + 0x800);
     CHECK_EQ_U64(acc[0].size, 0x800);
-    CHECK_EQ_U64(acc[0].flags, CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE);
+    CHECK_EQ_U64(acc[0].flags,
+                 CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE | CC_ACCESS_FLAG_UNTOUCHED);
     CHECK_EQ_U64(acc[1].address, A + 0x40);
     CHECK_EQ_U64(acc[1].flags, CC_ACCESS_FLAG_WRITE);
 

@@ -17,6 +17,7 @@
 #include "core/allocmap.h"
 #include "core/ptr_infer.h"
 #include "graph_node_args.h"
+#include "self_time.h"
 #include "sc_agent.h"
 #include "symbols/kparams.h"
 
@@ -426,23 +427,34 @@ int cc_access_launch_words(const Sanitizer_LaunchData *d, cc_al_word *out, size_
 /* The inferred access events of a launch, right after its launch event. */
 static void cc_ax_emit(const cc_event *launch, const cc_ptr_range *ranges, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        cc_event ev;
-        cc_agent_event_init(&ev, CC_EV_ACCESS);
-        ev.u.access.launch_id = launch->u.launch.launch_id;
-        ev.u.access.address = ranges[i].address;
-        ev.u.access.size = ranges[i].size;
-        ev.u.access.flags = CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE;
-        ev.u.access.source = CC_ACCESS_SRC_INFERRED;
-        cc_agent_emit(&ev);
+    cc_al_access acc[CC_AX_RANGES];
+    if (n > CC_AX_RANGES) {
+        n = CC_AX_RANGES;
     }
+    for (size_t i = 0; i < n; i++) {
+        acc[i].address = ranges[i].address;
+        acc[i].size = ranges[i].size;
+        acc[i].flags = CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE;
+    }
+    cc_agent_emit_accesses(launch->u.launch.launch_id, CC_ACCESS_SRC_INFERRED, acc, n);
 }
+
+static void cc_access_after_launch_timed(const Sanitizer_LaunchData *d, const cc_event *launch);
 
 void cc_access_after_launch(const Sanitizer_LaunchData *d, const cc_event *launch)
 {
     if (!cc_ax.active) {
         return; /* not streamcheck */
     }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
+    cc_access_after_launch_timed(d, launch);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_ACCESS, t0);
+    }
+}
+
+static void cc_access_after_launch_timed(const Sanitizer_LaunchData *d, const cc_event *launch)
+{
     const cc_al_word *words = NULL;
     size_t nwords = 0;
     int handled = cc_sc_after_launch(launch, &words, &nwords); /* learned, instrumented, full */

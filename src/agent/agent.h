@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <sanitizer.h>
 #include "cucheck/event.h"
+#include "core/access_learn.h"
 #include "core/evtio.h"
 #include "core/session.h"
 
@@ -77,6 +78,10 @@ void cc_agent_flush_outputs(void);
 /* agent_emit.c */
 void cc_agent_event_init(cc_event *ev, cc_event_kind kind); /* zero + header (tid, timestamp) */
 void cc_agent_emit(const cc_event *ev);                     /* to the session and recorder */
+void cc_agent_emit_many(const cc_event *evs, size_t n);     /* in order, under one lock */
+/* A launch's access set as CC_EV_ACCESS events of one source, under one lock per 32. */
+void cc_agent_emit_accesses(uint64_t launch_id, uint32_t source, const cc_al_access *acc,
+                            size_t n);
 /* The same from a fatal-signal handler: never waits for the lock (drops the event instead). */
 void cc_agent_emit_from_signal(const cc_event *ev);
 uint64_t cc_agent_now_ns(void);

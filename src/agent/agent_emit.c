@@ -1,6 +1,7 @@
 /* Delivering events: every translated callback goes through cc_agent_emit, which stamps nothing
  * itself (cc_agent_event_init did) and hands the event to the session (the tool) and, when
- * recording, to the .cuevt writer. In a fork child the outputs are opened on the first event. */
+ * recording, to the .cuevt writer; cc_agent_emit_many hands several under one lock (a launch's
+ * access set). In a fork child the outputs are opened on the first event. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,11 @@ void cc_agent_event_init(cc_event *ev, cc_event_kind kind)
 
 void cc_agent_emit(const cc_event *ev)
 {
+    cc_agent_emit_many(ev, 1);
+}
+
+void cc_agent_emit_many(const cc_event *evs, size_t n)
+{
     cc_agent *a = &cc_agent_g;
     if (atomic_load(&a->reopen_pending)) {
         /* Fork child: first event since fork opens this process's own outputs. */
@@ -56,14 +62,42 @@ void cc_agent_emit(const cc_event *ev)
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_rwlock_rdlock(&a->lock);
     if (a->session != NULL) {
-        cc_session_event(a->session, ev);
+        cc_session_events(a->session, evs, n);
     }
     if (a->recorder != NULL) {
-        cc_evt_write(a->recorder, ev);
+        for (size_t i = 0; i < n; i++) {
+            cc_evt_write(a->recorder, &evs[i]);
+        }
     }
     pthread_rwlock_unlock(&a->lock);
     if (t0 != 0) {
         cc_self_time_add(CC_SELF_EMIT, t0);
+    }
+}
+
+void cc_agent_emit_accesses(uint64_t launch_id, uint32_t source, const cc_al_access *acc,
+                            size_t n)
+{
+    enum { CC_CHUNK = 32 };
+    if (n == 0) {
+        return;
+    }
+    cc_event evs[CC_CHUNK];
+    cc_event first;
+    cc_agent_event_init(&first, CC_EV_ACCESS); /* one stamp for the launch's whole set */
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < CC_CHUNK ? n - done : CC_CHUNK;
+        for (size_t i = 0; i < k; i++) {
+            cc_event *ev = &evs[i];
+            *ev = first;
+            ev->u.access.launch_id = launch_id;
+            ev->u.access.address = acc[done + i].address;
+            ev->u.access.size = acc[done + i].size;
+            ev->u.access.flags = acc[done + i].flags;
+            ev->u.access.source = source;
+        }
+        cc_agent_emit_many(evs, k);
+        done += k;
     }
 }
 

@@ -14,6 +14,7 @@
 #include "agent.h"
 #include "instr.h"
 #include "instr_internal.h"
+#include "self_time.h"
 #include "core/agent_env.h"
 
 typedef struct cc_instr_current {
@@ -228,9 +229,13 @@ void cc_instr_on_api_exit(void)
     if (!g->active || !__atomic_load_n(&g->deferred_due, __ATOMIC_ACQUIRE)) {
         return;
     }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_mutex_lock(&g->lock);
     cc_instr_apply_deferred();
     pthread_mutex_unlock(&g->lock);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_DEFERRED, t0);
+    }
 }
 
 void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)

@@ -126,21 +126,6 @@ static void sc_unbound(const Sanitizer_LaunchData *d)
     cc_sc_plan_cur.bound = 0; /* runs uninstrumented: inferred (default mode) or nothing (full) */
 }
 
-static void emit_range(const cc_al_range *r, uint64_t launch_id)
-{
-    cc_al_access a[2];
-    size_t n = cc_al_range_accesses(r, a);
-    for (size_t i = 0; i < n; i++) {
-        cc_event ev;
-        cc_agent_event_init(&ev, CC_EV_ACCESS);
-        ev.u.access.launch_id = launch_id;
-        ev.u.access.address = a[i].address;
-        ev.u.access.size = a[i].size;
-        ev.u.access.flags = a[i].flags;
-        ev.u.access.source = CC_ACCESS_SRC_INSTRUMENTED;
-        cc_agent_emit(&ev);
-    }
-}
 
 static int sc_drain(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, cc_instr_module *m,
                     int device_ok, uint64_t launch_id)
@@ -165,7 +150,8 @@ static int sc_drain(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, cc
         x->shape = NULL;
         return 0;
     }
-    size_t nr = 0;
+    size_t nr = 0, nacc = 0;
+    cc_al_access acc[64]; /* handed over in batches, under one lock each */
     for (size_t i = 0; i < x->nsnap; i++) {
         const cc_sc_range_acc *a = &x->host_acc[i];
         if ((a->read_lo_inv | a->read_end | a->write_lo_inv | a->write_end) == 0) {
@@ -178,21 +164,17 @@ static int sc_drain(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, cc
         r->read_end = a->read_end;
         r->write_lo = ~a->write_lo_inv;
         r->write_end = a->write_end;
-        emit_range(r, launch_id);
-    }
-    if (cc_sc_untouched_inferred()) { /* what TMA may have reached unseen: inferred */
-        cc_al_access un[CC_AL_MAX_WORDS];
-        size_t nu = cc_al_untouched(x->words, x->nwords, x->ranges, nr, un, CC_AL_MAX_WORDS);
-        for (size_t i = 0; i < nu; i++) {
-            cc_event ev;
-            cc_agent_event_init(&ev, CC_EV_ACCESS);
-            ev.u.access.launch_id = launch_id;
-            ev.u.access.address = un[i].address;
-            ev.u.access.size = un[i].size;
-            ev.u.access.flags = un[i].flags; /* read, write, untouched */
-            ev.u.access.source = CC_ACCESS_SRC_INFERRED;
-            cc_agent_emit(&ev);
+        if (nacc + 2 > sizeof acc / sizeof acc[0]) {
+            cc_agent_emit_accesses(launch_id, CC_ACCESS_SRC_INSTRUMENTED, acc, nacc);
+            nacc = 0;
         }
+        nacc += cc_al_range_accesses(r, &acc[nacc]);
+    }
+    cc_agent_emit_accesses(launch_id, CC_ACCESS_SRC_INSTRUMENTED, acc, nacc);
+    if (cc_sc_untouched_inferred()) { /* what TMA may have reached unseen: inferred */
+        cc_al_access un[CC_AL_MAX_WORDS]; /* read, write, untouched */
+        size_t nu = cc_al_untouched(x->words, x->nwords, x->ranges, nr, un, CC_AL_MAX_WORDS);
+        cc_agent_emit_accesses(launch_id, CC_ACCESS_SRC_INFERRED, un, nu);
     }
     if (x->kernel != NULL && x->shape != NULL) {
         cc_sc_learn_observe(x->kernel, x->shape, d->functionName, x->words, x->nwords, x->ranges,

@@ -184,15 +184,6 @@ int cc_sc_after_launch(const cc_event *launch, const cc_al_word **words, size_t 
         *nwords = p->nwords; /* inferred: from the words the decision scanned */
         return full; /* --mode full uses instrumented sets only: nothing for this launch */
     }
-    for (size_t i = 0; i < p->nacc; i++) {
-        cc_event ev;
-        cc_agent_event_init(&ev, CC_EV_ACCESS);
-        ev.u.access.launch_id = launch->u.launch.launch_id;
-        ev.u.access.address = p->acc[i].address;
-        ev.u.access.size = p->acc[i].size;
-        ev.u.access.flags = p->acc[i].flags;
-        ev.u.access.source = CC_ACCESS_SRC_LEARNED;
-        cc_agent_emit(&ev);
-    }
+    cc_agent_emit_accesses(launch->u.launch.launch_id, CC_ACCESS_SRC_LEARNED, p->acc, p->nacc);
     return 1;
 }

@@ -50,6 +50,8 @@ static const char *cc_self_slot_name(unsigned slot)
     case CC_SELF_SITE_FILLS: return "call-site cache fills (inside the unwound ones)";
     case CC_SELF_PY_WALK: return "reading Python frames (inside all host stacks)";
     case CC_SELF_EMIT: return "events to the tool (inside the callbacks above)";
+    case CC_SELF_ACCESS: return "streamcheck access sets after launches (emits included)";
+    case CC_SELF_DEFERRED: return "deferred module patching at API exits";
     default: break;
     }
     return slot < sizeof names / sizeof names[0] ? names[slot] : "other";

@@ -17,7 +17,9 @@ enum {
     CC_SELF_SITE_FILLS = 19,
     CC_SELF_PY_WALK = 20, /* reading the Python frames, inside the first slot */
     CC_SELF_EMIT = 21,    /* handing events to the tool (and the recorder), all callbacks */
-    CC_SELF_SLOTS = 22
+    CC_SELF_ACCESS = 22,  /* streamcheck: a launch's access set (learned or inferred), emits included */
+    CC_SELF_DEFERRED = 23, /* instrumenting tools: module (un)patching deferred to an API exit */
+    CC_SELF_SLOTS = 24
 };
 
 extern int cc_self_time_on;

@@ -170,10 +170,14 @@ cc_session *cc_session_open(const cc_session_config *cfg, char *err, size_t errl
 }
 
 void cc_session_event(cc_session *s, const cc_event *ev) {
+    cc_session_events(s, ev, 1);
+}
+
+void cc_session_events(cc_session *s, const cc_event *evs, size_t n) {
     pthread_mutex_lock(&s->lock);
-    if (!s->closed) {
-        if (ev->h.kind == CC_EV_HOST_STACK) store_stack(s, &ev->u.host_stack);
-        s->tool->on_event(s->state, ev);
+    for (size_t i = 0; i < n && !s->closed; i++) {
+        if (evs[i].h.kind == CC_EV_HOST_STACK) store_stack(s, &evs[i].u.host_stack);
+        s->tool->on_event(s->state, &evs[i]);
     }
     pthread_mutex_unlock(&s->lock);
 }

@@ -21,6 +21,8 @@ typedef struct cc_session cc_session;
 
 cc_session *cc_session_open(const cc_session_config *cfg, char *err, size_t errlen);
 void cc_session_event(cc_session *s, const cc_event *ev); /* thread-safe */
+/* n events in order under one lock (no other thread's event between them). Thread-safe. */
+void cc_session_events(cc_session *s, const cc_event *evs, size_t n);
 cc_reporter *cc_session_reporter(cc_session *s);
 /* Ends the stream: calls the tool's on_exit, closes the reporter. Returns the number of
  * distinct unsuppressed findings of severity error. */

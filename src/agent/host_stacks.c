@@ -224,8 +224,8 @@ uint64_t cc_agent_callsite(void)
     cc_py_frame py[CC_PY_MAX];
     uint64_t hash = 0x5EED;
     unsigned gen = atomic_load_explicit(&cc_stacks_generation, memory_order_relaxed);
-    /* The Python frames of this thread, GIL held or not (tens of nanoseconds; none in a
-     * program without CPython). */
+    /* The Python frames of this thread, GIL held or not (a few nanoseconds without CPython;
+     * about 0.6 us for the 16 frames of a PyTorch training step, measured on the H200). */
     int npy = cc_py_capture(py, CC_PY_MAX);
     if (t0 != 0) {
         cc_self_time_add(CC_SELF_PY_WALK, t0);

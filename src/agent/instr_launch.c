@@ -74,12 +74,28 @@ void cc_instr_init(void)
         cc_agent_note("%s: no API callbacks (CUCHECK_TRACK): modules stay patched after their "
                       "kernels were checked", cl->name);
     }
+    const char *end = getenv("CUCHECK_LAUNCH_END");
+    g->end_always = end != NULL && strcmp(end, "always") == 0;
     if (sanitizerEnableCallback(1, cc_agent_g.subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
                                 SANITIZER_CBID_LAUNCH_END) != SANITIZER_SUCCESS) {
         fprintf(stderr, "cucheck: %s: cannot enable launch-end callbacks; device-side "
                         "instrumentation is off\n", cl->name);
         g->active = 0;
     }
+    g->end_on = g->active;
+}
+
+/* (locked) LAUNCH_END callbacks on or off (see cc_instr_state). 0 on success. */
+static int cc_instr_launch_end_callbacks(int on)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (sanitizerEnableCallback((uint32_t)on, cc_agent_g.subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
+                                SANITIZER_CBID_LAUNCH_END) != SANITIZER_SUCCESS) {
+        return -1;
+    }
+    g->end_on = on;
+    g->end_toggles += on ? 0u : 1u;
+    return 0;
 }
 
 void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
@@ -186,10 +202,24 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
     int want = g->client->decide(d, m, ev);
+    /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and
+     * let this one run unbound. */
+    int end_ready = g->end_on;
+    if (want && !end_ready) {
+        cc_instr_launch_end_callbacks(1);
+    }
     /* Asked of the driver only for a launch the client wants instrumented; a captured one then
      * runs uninstrumented, like one that finds no free slot (the client's unbound). */
-    cc_instr_ctx *c = want && !cc_launch_captured(d) ? cc_instr_ctx_get(d->context) : NULL;
+    cc_instr_ctx *c =
+        want && end_ready && !cc_launch_captured(d) ? cc_instr_ctx_get(d->context) : NULL;
     int slot = c != NULL ? bind_slot(c, d) : -1;
+    g->quiet_launches = slot >= 0 ? 0 : g->quiet_launches + 1;
+    if (g->end_on && g->client->end_dynamic && !g->end_always && g->inflight == 0 &&
+        g->quiet_launches >= CC_INSTR_END_QUIET && cc_instr_launch_end_callbacks(0) == 0 &&
+        g->end_toggles == 1) {
+        cc_agent_note("%s: launch-end callbacks off after %u launches without instrumentation "
+                      "(on again when one needs it)", g->client->name, CC_INSTR_END_QUIET);
+    }
     if (slot >= 0) {
         g->inflight++;
         g->checked_launches++;

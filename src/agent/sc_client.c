@@ -209,6 +209,7 @@ static const cc_instr_client cc_sc_client = {
     .decide = sc_decide,
     .fill = sc_fill,
     .unbound = sc_unbound,
+    .end_dynamic = 1, /* an unbound launch gets an inferred set; its shape is asked again */
     .drain = sc_drain,
     .ctx_init = NULL,
     .ctx_destroy = sc_ctx_destroy,

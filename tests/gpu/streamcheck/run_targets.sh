@@ -11,6 +11,9 @@
 #   graph.cu -DCC_DESTROY_GRAPH             racy, with the captured graph destroyed after
 #                                           instantiation (as PyTorch does): race, no crash
 #   graph.cu, CUCHECK_SC_GRAPH_ARGS=0       racy, graph node arguments off: --mode api misses it
+#   late_kernel.cu            6,000 launches of a learned reader on s1, then a new writer on s2
+#                             with no order: race (after launch-end callbacks were turned off)
+#   late_kernel.cu -DCC_ORDERED             s2 waits on an event after the reads: clean
 #   torch_record_stream.py    tensor freed without record_stream, block reused: race
 #   torch_record_stream.py, CC_RECORD_STREAM=1  the twin: clean (skipped without torch)
 # Each run's verdict is checked with tests/gpu/findings.py; graph cases also check the closing
@@ -57,6 +60,8 @@ build graph_race $D/graph.cu
 build graph_ok $D/graph.cu -DCC_ORDERED
 build graph_disjoint_ok $D/graph.cu -DCC_DISJOINT
 build graph_destroyed_race $D/graph.cu -DCC_DESTROY_GRAPH
+build late_kernel_race $D/late_kernel.cu
+build late_kernel_ok $D/late_kernel.cu -DCC_ORDERED
 
 fail=0 npass=0 nfail=0
 count() { grep -c "$1" "$2" 2>/dev/null || true; }
@@ -153,6 +158,10 @@ for mode in api default full; do
   # access sets. Expected clean here, so that the day it is fixed this check says so.
   check graph_destroyed_race_known_fn $mode none - graphsets:none -- "$W/graph_destroyed_race"
   check graph_ok $mode none - graphsets:all -- "$W/graph_ok"
+  # A new kernel after 6,000 launches that needed no instrumentation (streamcheck had turned
+  # launch-end callbacks off): its first launch gets an inferred set, its second is instrumented.
+  check late_kernel_race $mode "$R" late_writer - -- "$W/late_kernel_race"
+  check late_kernel_ok $mode none - - -- "$W/late_kernel_ok"
   check graph_disjoint_ok $mode none - graphsets:all -- "$W/graph_disjoint_ok"
 done
 # The switch works, and without node arguments --mode api cannot see the race (a known false

@@ -1,0 +1,41 @@
+/* memcheck test (buggy): a long run of a clean kernel (6,000 launches, past the point where a
+ * client may turn launch-end callbacks off), then a new kernel that writes one element past its
+ * buffer. Adaptive mode must still check the new kernel: memcheck keeps launch-end callbacks on
+ * (a first version turned them off here and missed this overrun). Expected:
+ * invalid-global-write in late_overrun by thread (232,0,0) of block (3,0,0), size 4, in both
+ * modes. */
+#include "mc_common.h"
+
+__global__ void steady(float *p, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) p[i] += 1.0f;
+}
+
+__global__ void late_overrun(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n) out[i] = 2.0f; /* BUG: i == n writes one element past the end */
+}
+
+int main(void)
+{
+    const int n = 1000;
+    float *a, *out;
+    CHECK(cudaMalloc((void **)&a, n * sizeof(float)));
+    CHECK(cudaMalloc((void **)&out, n * sizeof(float)));
+    CHECK(cudaMemset(a, 0, n * sizeof(float)));
+    for (int k = 0; k < 6000; k++) {
+        steady<<<(n + 127) / 128, 128>>>(a, n);
+    }
+    CHECK(cudaGetLastError());
+    for (int k = 0; k < 3; k++) {
+        late_overrun<<<(n + 255) / 256, 256>>>(out, n);
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(out));
+    printf("mc_late_kernel: done\n");
+    return 0;
+}

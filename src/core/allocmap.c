@@ -11,6 +11,9 @@ struct cc_allocmap {
     cc_alloc_rec *live; /* sorted by base, non-overlapping */
     size_t nlive, cap;
     uint64_t live_bytes;
+    /* At least the end of every live allocation (it only grows): with live[0].base it rejects
+     * most words of a parameter buffer (sizes, strides, flags) before any search. */
+    uint64_t max_end;
     cc_alloc_rec freed[CC_ALLOCMAP_FREED_HISTORY]; /* ring */
     size_t freed_next, nfreed;
     uint64_t next_seq;
@@ -105,6 +108,9 @@ int cc_allocmap_add(cc_allocmap *m, const cc_alloc_rec *rec)
     m->live[at] = r;
     m->nlive++;
     m->live_bytes += r.size;
+    if (end > m->max_end) {
+        m->max_end = end;
+    }
     return retired;
 }
 
@@ -156,11 +162,20 @@ cc_free_verdict cc_allocmap_remove(cc_allocmap *m, uint64_t base, uint64_t free_
 
 const cc_alloc_rec *cc_allocmap_find(const cc_allocmap *m, uint64_t addr)
 {
+    if (m->nlive == 0 || addr < m->live[0].base || addr >= m->max_end) {
+        return NULL;
+    }
     size_t i = upper_bound(m, addr);
     if (i > 0 && addr < rec_end(&m->live[i - 1])) {
         return &m->live[i - 1];
     }
     return NULL;
+}
+
+void cc_allocmap_span(const cc_allocmap *m, uint64_t *lo, uint64_t *hi)
+{
+    *lo = m->nlive > 0 ? m->live[0].base : 0;
+    *hi = m->nlive > 0 ? m->max_end : 0;
 }
 
 const cc_alloc_rec *cc_allocmap_find_freed(const cc_allocmap *m, uint64_t addr)

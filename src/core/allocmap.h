@@ -51,6 +51,9 @@ cc_free_verdict cc_allocmap_remove(cc_allocmap *m, uint64_t base, uint64_t free_
 
 /* The live allocation containing addr, or NULL. */
 const cc_alloc_rec *cc_allocmap_find(const cc_allocmap *m, uint64_t addr);
+/* [*lo, *hi): no live allocation lies outside it (lo: the lowest base; hi: at least the highest
+ * end). Empty (lo == hi == 0) when none is live. For scanning many words cheaply. */
+void cc_allocmap_span(const cc_allocmap *m, uint64_t *lo, uint64_t *hi);
 /* The most recently freed allocation containing addr (that no live one covers now), or NULL. */
 const cc_alloc_rec *cc_allocmap_find_freed(const cc_allocmap *m, uint64_t addr);
 /* The live allocation nearest to addr (by distance to its nearest byte), or NULL if none. */

@@ -39,13 +39,20 @@ int cc_ptr_range_add(cc_ptr_range *out, size_t *count, size_t cap, uint64_t a, u
 }
 
 /* Calls fn for the word at buf[off] if it points into a live allocation; 1 if fn said stop. */
+typedef struct scan_span {
+    uint64_t lo, hi; /* cc_allocmap_span: words outside cannot point into an allocation */
+} scan_span;
+
 static int scan_word(const unsigned char *buf, uint64_t off, const cc_allocmap *allocs,
-                     cc_ptr_word_fn fn, void *arg, uint32_t *words)
+                     const scan_span *span, cc_ptr_word_fn fn, void *arg, uint32_t *words)
 {
     uint64_t v;
     memcpy(&v, buf + off, sizeof v);
     (*words)++;
-    const cc_alloc_rec *r = v != 0 ? cc_allocmap_find(allocs, v) : NULL;
+    if (v < span->lo || v >= span->hi) {
+        return 0; /* most words of a parameter buffer: sizes, strides, flags */
+    }
+    const cc_alloc_rec *r = cc_allocmap_find(allocs, v);
     if (r == NULL || r->size == 0) {
         return 0; /* not a device address we know (host pointer, integer, one past the end) */
     }
@@ -59,9 +66,11 @@ uint32_t cc_ptr_scan(const unsigned char *buf, size_t len, const cc_ptr_slot *sl
     if (buf == NULL || allocs == NULL) {
         return 0;
     }
+    scan_span span;
+    cc_allocmap_span(allocs, &span.lo, &span.hi);
     if (nslots == 0 || slots == NULL) {
         for (uint64_t off = 0; off + 8 <= len; off += 8) {
-            if (scan_word(buf, off, allocs, fn, arg, &words)) {
+            if (scan_word(buf, off, allocs, &span, fn, arg, &words)) {
                 return words;
             }
         }
@@ -74,7 +83,7 @@ uint32_t cc_ptr_scan(const unsigned char *buf, size_t len, const cc_ptr_slot *sl
             end = len;
         }
         for (uint64_t off = start; off + 8 <= end; off += 8) {
-            if (scan_word(buf, off, allocs, fn, arg, &words)) {
+            if (scan_word(buf, off, allocs, &span, fn, arg, &words)) {
                 return words;
             }
         }

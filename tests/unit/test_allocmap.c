@@ -21,6 +21,10 @@ int main(void)
 {
     cc_allocmap *m = cc_allocmap_new();
     CHECK(m != NULL);
+    uint64_t span_lo = 1, span_hi = 1;
+    cc_allocmap_span(m, &span_lo, &span_hi); /* empty: nothing lies inside */
+    CHECK(span_lo == 0 && span_hi == 0);
+    CHECK(cc_allocmap_find(m, 0x1000) == NULL);
     cc_alloc_rec a = rec(0x1000, 4000, 1), b = rec(0x3000, 256, 1), c = rec(0x10000, 64, 2);
     CHECK(cc_allocmap_add(m, &c) == 0);
     CHECK(cc_allocmap_add(m, &a) == 0);
@@ -36,6 +40,16 @@ int main(void)
     CHECK(cc_allocmap_find(m, 0x1000 + 4000) == NULL);
     CHECK(cc_allocmap_find(m, 0xfff) == NULL);
     CHECK_EQ_U64(cc_allocmap_find(m, 0x30ff)->base, 0x3000);
+    uint64_t lo = 1, hi = 1;
+    cc_allocmap_span(m, &lo, &hi);
+    CHECK_EQ_U64(lo, 0x1000);
+    CHECK_EQ_U64(hi, 0x10000 + 64);
+    /* Outside [lowest base, highest end): small integers, far addresses, the last end. */
+    CHECK(cc_allocmap_find(m, 0) == NULL);
+    CHECK(cc_allocmap_find(m, 64) == NULL);
+    CHECK(cc_allocmap_find(m, 0x10000 + 63) != NULL);
+    CHECK(cc_allocmap_find(m, 0x10000 + 64) == NULL);
+    CHECK(cc_allocmap_find(m, UINT64_MAX) == NULL);
 
     /* Where it lies. */
     char s[256];
@@ -65,6 +79,7 @@ int main(void)
     CHECK_EQ_U64(out.base, 0x1000);
     CHECK(cc_allocmap_remove(m, 0x9999, 0, &out) == CC_FREE_UNKNOWN);
     CHECK(cc_allocmap_find(m, 0x3010) == NULL);
+    CHECK(cc_allocmap_find(m, 0x10000 + 8) != NULL); /* past a removed one, still found */
     CHECK(cc_allocmap_find_freed(m, 0x3010) != NULL);
     w = cc_allocmap_where(m, 0x3010, 4, s, sizeof s);
     CHECK(w.where == CC_WHERE_FREED && w.distance == 16);

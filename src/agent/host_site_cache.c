@@ -30,7 +30,7 @@ typedef struct cc_site_entry {
 
 typedef struct cc_site_table {
     cc_site_entry *way[CC_SITE_SETS][CC_SITE_WAYS];
-    uint64_t hits, misses, attempts, fills;
+    uint64_t hits, attempts, fills;
     int no_fill;
 } cc_site_table;
 
@@ -121,7 +121,6 @@ int cc_site_cache_lookup(uintptr_t here, unsigned generation, uint64_t *hash, ui
         *id = e->id;
         return 1;
     }
-    t->misses++;
     return 0;
 }
 

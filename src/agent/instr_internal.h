@@ -129,8 +129,8 @@ typedef struct cc_instr_state {
      * on and runs unbound (the one after it is instrumented). Each costs ~0.6 us per launch
      * (measured on the H200). CUCHECK_LAUNCH_END=always keeps them on. */
     int end_on, end_always;
+    int end_off_noted;             /* the first turn-off was said (verbose) */
     uint64_t quiet_launches;
-    uint64_t end_toggles;          /* times LAUNCH_END was turned off (for the closing note) */
 } cc_instr_state;
 
 #define CC_INSTR_END_QUIET 4096u

@@ -94,7 +94,6 @@ static int cc_instr_launch_end_callbacks(int on)
         return -1;
     }
     g->end_on = on;
-    g->end_toggles += on ? 0u : 1u;
     return 0;
 }
 
@@ -216,7 +215,8 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     g->quiet_launches = slot >= 0 ? 0 : g->quiet_launches + 1;
     if (g->end_on && g->client->end_dynamic && !g->end_always && g->inflight == 0 &&
         g->quiet_launches >= CC_INSTR_END_QUIET && cc_instr_launch_end_callbacks(0) == 0 &&
-        g->end_toggles == 1) {
+        !g->end_off_noted) {
+        g->end_off_noted = 1;
         cc_agent_note("%s: launch-end callbacks off after %u launches without instrumentation "
                       "(on again when one needs it)", g->client->name, CC_INSTR_END_QUIET);
     }

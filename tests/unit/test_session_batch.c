@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "test_files.h"
 #include "core/evtio.h"
 #include "core/session.h"
 #include "cucheck/tool.h"
@@ -77,15 +78,11 @@ static int races(const char *scn, int batched)
     }
     cc_evt_reader_close(r);
     cc_session_close(s);
-    char text[1 << 14];
-    FILE *f = fopen(path, "r");
-    size_t n = f != NULL ? fread(text, 1, sizeof text - 1, f) : 0;
-    text[n] = '\0';
-    if (f != NULL) {
-        fclose(f);
-    }
+    char *text = cc_test_read_file(path, NULL);
     unlink(path);
-    return count(text, "\"kind\":\"race\"");
+    int n = text != NULL ? count(text, "\"kind\":\"race\"") : -1;
+    free(text);
+    return n;
 }
 
 int main(void)

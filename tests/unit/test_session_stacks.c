@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "test_files.h"
 #include "core/evtio.h"
 #include "core/session.h"
 #include "cucheck/tool.h"
@@ -83,14 +84,9 @@ static char *replay(int (*resolve)(uint64_t, cc_session_stack_sink, void *, void
         cc_evt_reader_close(r);
     }
     cc_session_close(s);
-    char *text = calloc(1, 1 << 16);
-    FILE *f = fopen(path, "r");
-    if (f != NULL && text != NULL) {
-        text[fread(text, 1, (1 << 16) - 1, f)] = '\0';
-        fclose(f);
-    }
+    char *text = cc_test_read_file(path, NULL);
     unlink(path);
-    return text;
+    return text != NULL ? text : calloc(1, 1);
 }
 
 static int count(const char *text, const char *needle)

@@ -3,7 +3,7 @@
  * buffer. Adaptive mode must still check the new kernel: memcheck keeps launch-end callbacks on
  * (a first version turned them off here and missed this overrun). Expected:
  * invalid-global-write in late_overrun by thread (232,0,0) of block (3,0,0), size 4, in both
- * modes. */
+ * modes. mc_late_kernel_clean.cu builds it with MC_LATE_FIXED: the bound is right, no finding. */
 #include "mc_common.h"
 
 __global__ void steady(float *p, int n)
@@ -15,7 +15,11 @@ __global__ void steady(float *p, int n)
 __global__ void late_overrun(float *out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
+#ifdef MC_LATE_FIXED
+    if (i < n) out[i] = 2.0f;
+#else
     if (i <= n) out[i] = 2.0f; /* BUG: i == n writes one element past the end */
+#endif
 }
 
 int main(void)

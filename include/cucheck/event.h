@@ -65,6 +65,7 @@ typedef enum cc_event_kind {
     CC_EV_CAPTURE_END = 41,    /* cudaStreamEndCapture(stream) returned */
     CC_EV_DEVICE_ACCESS_ERROR = 42, /* memcheck: an invalid device access found by the patches */
     CC_EV_DEVICE_FAULT = 43,   /* the GPU core dump of a device exception: grid, block, thread, pc */
+    CC_EV_LAUNCH_PROGRESS = 44, /* at a sticky error: a tracked launch the GPU had not finished */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -223,6 +224,8 @@ typedef struct cc_ev_sync {
 #define CC_LAUNCH_FLAG_COOPERATIVE 0x1u
 #define CC_LAUNCH_FLAG_GRAPH_NODE 0x2u  /* launched as a node of graph_exec */
 #define CC_LAUNCH_FLAG_INSTRUMENTED 0x4u /* the launch ran with device-side checks */
+#define CC_LAUNCH_FLAG_PROGRESS 0x8u /* the device reports when all its threads exited (see
+                                      * CC_EV_LAUNCH_PROGRESS) */
 
 typedef struct cc_ev_launch {
     uint64_t context;
@@ -522,6 +525,20 @@ typedef struct cc_ev_device_fault {
     const char *dump;       /* path of the core dump file */
 } cc_ev_device_fault;
 
+/* ---- asynchronous errors: which launches the GPU had finished (CC_EV_LAUNCH_PROGRESS) ---- */
+/* Launches flagged CC_LAUNCH_FLAG_PROGRESS run with a block-exit patch that counts exited
+ * threads on the device and marks the launch finished in host memory when the last one exits.
+ * When the first sticky error surfaces the agent reads those marks, before the API_ERROR:
+ *  - one event per tracked launch it had not seen finish (launch_id, finished 0), then
+ *  - one summary with launch_id 0: tracked launches with launch_id >= covered_from that were not
+ *    listed had finished; finished counts them (a count above 0 shows that the marks work);
+ *    older tracked launches are unknown. */
+typedef struct cc_ev_launch_progress {
+    uint64_t launch_id;     /* 0: the summary */
+    uint32_t finished;      /* per launch: 0 (not finished); summary: tracked launches finished */
+    uint64_t covered_from;  /* summary: lowest launch id the report covers */
+} cc_ev_launch_progress;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -556,6 +573,7 @@ typedef struct cc_event {
         cc_ev_capture capture;            /* CAPTURE_BEGIN/END */
         cc_ev_device_access_error device_access_error; /* DEVICE_ACCESS_ERROR */
         cc_ev_device_fault device_fault;  /* DEVICE_FAULT */
+        cc_ev_launch_progress launch_progress; /* LAUNCH_PROGRESS */
     } u;
 } cc_event;
 

@@ -341,6 +341,12 @@ static const cc_evt_field device_fault[] = {
     F("dump", CC_FT_STR, device_fault.dump),
 };
 
+static const cc_evt_field launch_progress[] = {
+    F("launch_id", CC_FT_U64, launch_progress.launch_id),
+    F("finished", CC_FT_U32, launch_progress.finished),
+    F("covered_from", CC_FT_U64, launch_progress.covered_from),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -391,6 +397,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_CAPTURE_END] = T(capture),
     [CC_EV_DEVICE_ACCESS_ERROR] = T(device_access_error),
     [CC_EV_DEVICE_FAULT] = T(device_fault),
+    [CC_EV_LAUNCH_PROGRESS] = T(launch_progress),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

@@ -6,12 +6,14 @@ import sys
 
 def main() -> int:
     scn = sys.argv[1]
-    expects, notes, none = [], [], False
+    expects, notes, absent, none = [], [], [], False
     with open(scn, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
             if line.startswith("#expect-none"):
                 none = True
+            elif line.startswith("#expect-absent "):
+                absent.append(line[len("#expect-absent "):].strip())
             elif line.startswith("#expect-note "):
                 notes.append(line[len("#expect-note "):].strip())
             elif line.startswith("#expect "):
@@ -49,6 +51,11 @@ def main() -> int:
     if not expects and not none:
         print("  scenario has no #expect or #expect-none line")
         ok = False
+    for text in absent:
+        for kind, raw in findings:
+            if text in raw:
+                print(f"  present but must be absent: {text!r} in {kind}: {raw[:200]}")
+                ok = False
     for n in notes:
         if not any(n in g for g in got_notes):
             print(f"  missing note: {n}")

@@ -5,6 +5,7 @@
 #                            (TEXTs separated by ' && ')
 #   #expect-none             no findings at all (the clean twin)
 #   #expect-note TEXT        a note containing TEXT
+#   #expect-absent TEXT      no finding contains TEXT (what a rule must rule out)
 # Every finding must be expected: extra findings fail the scenario.
 # Usage: run.sh CUCHECK_BIN SCENARIO_DIR
 set -uo pipefail

@@ -170,6 +170,10 @@ static size_t sample_events(cc_event *out)
                 0x150, "o o.cu", 21, { 6, 1, 70000 }, { 77, 0, 2 }, { 8, 1, 1 }, { 256, 1, 1 },
                 131, 63, 31, 4321, 0xffffffffu, "/tmp/d %p.nvcudmp" };
             break;
+        case CC_EV_LAUNCH_PROGRESS:
+            e->u.launch_progress = (cc_ev_launch_progress){ big + k, 0xfffffff0u,
+                                                            big - 5 };
+            break;
         default:
             break;
         }
@@ -347,6 +351,10 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
         D3(u.device_fault.block_dim); D(u.device_fault.sm); D(u.device_fault.warp);
         D(u.device_fault.lane); D(u.device_fault.host_tid); D(u.device_fault.faulting_lanes);
         S(u.device_fault.dump);
+        break;
+    case CC_EV_LAUNCH_PROGRESS:
+        D(u.launch_progress.launch_id); D(u.launch_progress.finished);
+        D(u.launch_progress.covered_from);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

@@ -305,6 +305,7 @@ void cc_inflight_event(cc_inflight *t, const cc_event *ev) {
         l.callsite = L->callsite;
         l.graph_exec = (L->flags & CC_LAUNCH_FLAG_GRAPH_NODE) ? L->graph_exec : 0;
         l.grid_id = L->grid_id;
+        l.flags = L->flags;
         memcpy(l.grid, L->grid, sizeof l.grid);
         memcpy(l.block, L->block, sizeof l.block);
         l.name = intern(t, L->name);

@@ -17,6 +17,7 @@ typedef struct cc_inflight_launch {
     uint64_t callsite;
     uint64_t graph_exec;   /* non-zero for a whole-graph launch */
     uint64_t grid_id;      /* the driver's grid id (0 if unknown or a whole-graph launch) */
+    uint32_t flags;        /* the launch's CC_LAUNCH_FLAG_* (0 for a whole-graph launch) */
     uint32_t grid[3], block[3];
     const char *name;      /* mangled kernel name, interned (owned by the tracker) */
 } cc_inflight_launch;

@@ -15,6 +15,7 @@
 #include "symbols/demangle.h"
 #include "tools/run/inflight.h"
 #include "tools/run/fault_match.h"
+#include "tools/run/progress_narrow.h"
 
 #define RUN_MAX_CANDIDATES 16
 
@@ -28,6 +29,7 @@ typedef struct run_state {
     int32_t sticky_code;
     uint64_t sticky_repeats; /* later calls failing with the same sticky error */
     cc_run_fault fault;     /* the GPU core dump's fault, if the agent reported one */
+    cc_run_progress progress; /* the device's marks of finished launches, if reported */
 } run_state;
 
 /* `track` is read by the agent (src/agent/track_config.c), not by the tool: what the agent
@@ -124,18 +126,69 @@ static void report_fault(run_state *s, const cc_ev_api_error *e, const char *ena
     s->host->report(s->host, &f);
 }
 
+/* What the progress marks did, appended to the message ("" when they were not used); exact:
+ * they left one launch (or one node of a graph launch). */
+static void describe_narrowing(char *buf, size_t len, const cc_run_narrowing *nw, int exact) {
+    buf[0] = '\0';
+    if (nw->used) {
+        char fin[96] = "", que[128] = "";
+        if (nw->finished) snprintf(fin, sizeof fin, "%zu other launch(es) in flight had finished", nw->finished);
+        if (nw->queued)
+            snprintf(que, sizeof que, "%s%zu were queued behind an unfinished one on their stream",
+                     nw->finished ? " and " : "", nw->queued);
+        snprintf(buf, len, "; by the device's progress marks, %s%s%s", fin, que,
+                 exact ? "" : " (launches that ran at the same time are not told apart)");
+    } else if (nw->why_not) {
+        snprintf(buf, len, "; %s", nw->why_not);
+    }
+}
+
+/* The one graph node left when the candidates are a graph launch and one of its nodes. */
+static const cc_inflight_launch *single_node(const cc_inflight_launch *pending, size_t n,
+                                             const cc_inflight_launch *graph) {
+    const cc_inflight_launch *node = NULL;
+    for (size_t i = 0; i < n && graph; i++) {
+        if (&pending[i] == graph) continue;
+        if (node) return NULL;
+        node = &pending[i];
+    }
+    return node;
+}
+
 static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *ename) {
-    const cc_inflight_launch *pending;
-    size_t n = cc_inflight_pending(s->inflight, &pending);
+    const cc_inflight_launch *all;
+    size_t nall = cc_inflight_pending(s->inflight, &all);
     if (s->fault.valid) {
         const char *how = NULL;
-        const cc_inflight_launch *l = cc_run_fault_match(&s->fault, pending, n, &how);
+        const cc_inflight_launch *l = cc_run_fault_match(&s->fault, all, nall, &how);
         if (l) {
-            report_fault(s, e, ename, l, how, n - 1);
+            report_fault(s, e, ename, l, how, nall - 1);
             return;
         }
     }
+    /* The candidates: the launches in flight less those the progress marks rule out. */
+    unsigned char *keep = malloc(nall ? nall : 1);
+    cc_inflight_launch *cand = malloc((nall ? nall : 1) * sizeof *cand);
+    cc_run_narrowing nw;
+    size_t n = 0;
+    if (!keep || !cand) {
+        free(keep);
+        free(cand);
+        keep = NULL;
+        cand = NULL;
+        memset(&nw, 0, sizeof nw);
+    } else {
+        cc_run_progress_narrow(&s->progress, all, nall, keep, &nw);
+        for (size_t i = 0; i < nall; i++) {
+            if (keep[i]) cand[n++] = all[i];
+        }
+    }
+    const cc_inflight_launch *pending = cand ? cand : all;
+    if (!cand) n = nall;
     const cc_inflight_launch *graph = single_graph(pending, n);
+    const cc_inflight_launch *node = nw.used ? single_node(pending, n, graph) : NULL;
+    char narrowed[400];
+    describe_narrowing(narrowed, sizeof narrowed, &nw, n == 1 || node != NULL);
     char msg[2048], descs[RUN_MAX_CANDIDATES][600];
     cc_related rel[RUN_MAX_CANDIDATES];
     size_t shown = n < RUN_MAX_CANDIDATES ? n : RUN_MAX_CANDIDATES;
@@ -144,9 +197,10 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
         /* newest first: the last launch before the error is the likeliest */
         const cc_inflight_launch *l = &pending[n - 1 - i];
         describe_launch(descs[i], sizeof descs[i], l);
-        rel[i].role = n == 1 || l == graph ? "faulting launch"
-                      : graph            ? "candidate node"
-                                         : "candidate launch";
+        rel[i].role = n == 1 || (node ? l == node : l == graph) ? "faulting launch"
+                      : node                                    ? "graph launch"
+                      : graph                                   ? "candidate node"
+                                                                : "candidate launch";
         rel[i].message = descs[i];
         rel[i].has_device = 1;
         rel[i].device.valid = CC_DLOC_KERNEL;
@@ -160,17 +214,34 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
     f.kind = "async-error";
     f.severity = CC_SEV_ERROR;
     if (n == 1) {
-        snprintf(msg, sizeof msg, "%s (%d) surfaced in %s; caused by %s", ename, e->code,
-                 e->function ? e->function : "?", descs[0]);
+        snprintf(msg, sizeof msg, "%s (%d) surfaced in %s; caused by %s%s", ename, e->code,
+                 e->function ? e->function : "?", descs[0],
+                 nw.used ? " (the only launch in flight the GPU had not finished)" : "");
         f.has_device = 1;
         f.device = rel[0].device;
+    } else if (node) {
+        char gdesc[600], ndesc[600];
+        describe_launch(gdesc, sizeof gdesc, graph);
+        describe_launch(ndesc, sizeof ndesc, node);
+        snprintf(msg, sizeof msg,
+                 "%s (%d) surfaced in %s; caused by %s of %s (the only kernel node the GPU had "
+                 "not finished)",
+                 ename, e->code, e->function ? e->function : "?", ndesc, gdesc);
+        for (size_t i = 0; i < shown; i++) {
+            if (&pending[n - 1 - i] == node) {
+                f.has_device = 1;
+                f.device = rel[i].device;
+            }
+        }
     } else if (graph) {
         char gdesc[600];
         describe_launch(gdesc, sizeof gdesc, graph);
         snprintf(msg, sizeof msg,
                  "%s (%d) surfaced in %s; caused by %s: the fault is in one of its %zu kernel "
-                 "node(s) listed (nodes of one graph launch are not told apart at API level)",
-                 ename, e->code, e->function ? e->function : "?", gdesc, n - 1);
+                 "node(s) listed (%s)",
+                 ename, e->code, e->function ? e->function : "?", gdesc, n - 1,
+                 nw.used ? "the GPU had finished none of them"
+                         : "nodes of one graph launch are not told apart at API level");
         for (size_t i = 0; i < shown; i++) {
             if (&pending[n - 1 - i] == graph) {
                 f.has_device = 1;
@@ -189,6 +260,10 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
                  "them from it), so it came from one of them: candidates listed newest first%s",
                  ename, e->code, e->function ? e->function : "?", n,
                  n > shown ? ", the oldest not shown" : "");
+    }
+    if (narrowed[0]) {
+        size_t len = strlen(msg);
+        snprintf(msg + len, sizeof msg - len, "%s", narrowed);
     }
     if (s->fault.valid) {
         char where[700];
@@ -210,6 +285,8 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
     f.nrelated = (uint32_t)shown;
     f.related = rel;
     s->host->report(s->host, &f);
+    free(keep);
+    free(cand);
 }
 
 static void on_api_error(run_state *s, const cc_ev_api_error *e) {
@@ -249,6 +326,7 @@ static void run_on_event(void *state, const cc_event *ev) {
     switch (ev->h.kind) {
     case CC_EV_API_ERROR: on_api_error(s, &ev->u.api_error); break;
     case CC_EV_DEVICE_FAULT: cc_run_fault_keep(&s->fault, &ev->u.device_fault); break;
+    case CC_EV_LAUNCH_PROGRESS: cc_run_progress_keep(&s->progress, &ev->u.launch_progress); break;
     case CC_EV_LAUNCH: s->launches++; break;
     case CC_EV_GRAPH_LAUNCH: s->graph_launches++; break;
     case CC_EV_MEMCPY: s->copies++; break;
@@ -286,6 +364,7 @@ static void run_on_exit(void *state) {
         s->host->note(s->host, "run: this process made no CUDA calls (no context, launch, copy or "
                                "allocation was seen)");
         cc_inflight_free(s->inflight);
+        cc_run_progress_free(&s->progress);
         free(s);
         return;
     }
@@ -305,6 +384,7 @@ static void run_on_exit(void *state) {
         s->host->note(s->host, note);
     }
     cc_inflight_free(s->inflight);
+    cc_run_progress_free(&s->progress);
     free(s);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # W1-4's table, round-robin (bench/rounds.sh): each workload natively, under the agent with every
 # callback on and each handler returning at once (`cucheck run --track callbacks`, the issue's
-# baseline), under `cucheck run` (tracking, host stacks and attribution on) and with
+# baseline), under `cucheck run` (tracking, host stacks and attribution on, device progress
+# marks included), under `cucheck run --progress off` (what the marks cost) and with
 # CUDA_LAUNCH_BLOCKING=1. Workloads: vector add, reduction, cuBLAS GEMM, tiny launches, and the
 # PyTorch training step (skipped without PyTorch, or with TORCH_STEPS 0). Writes
 # OUT_DIR/agent_rounds.md.
@@ -33,6 +34,7 @@ table() { # key, title, command (the program and its arguments, already quoted),
     printf 'native\t%s %s\n' "$pre" "$prog" >"$cfg"
     printf 'run --track callbacks\t%s %q run --track callbacks -- %s\n' "$pre" "$cc" "$prog" >>"$cfg"
     printf 'run\t%s %q run -- %s\n' "$pre" "$cc" "$prog" >>"$cfg"
+    printf 'run --progress off\t%s %q run --progress off -- %s\n' "$pre" "$cc" "$prog" >>"$cfg"
     printf 'CUDA_LAUNCH_BLOCKING=1\tCUDA_LAUNCH_BLOCKING=1 %s %s\n' "$pre" "$prog" >>"$cfg"
     local t; t=$(bash "$here/rounds.sh" "$cfg" "$rounds" 600)
     { echo "### $name ($rounds rounds, ms per iteration; ratio to native)"; echo; echo "$t"; echo

@@ -526,17 +526,18 @@ typedef struct cc_ev_device_fault {
 } cc_ev_device_fault;
 
 /* ---- asynchronous errors: which launches the GPU had finished (CC_EV_LAUNCH_PROGRESS) ---- */
-/* Launches flagged CC_LAUNCH_FLAG_PROGRESS run with a block-exit patch that counts exited
- * threads on the device and marks the launch finished in host memory when the last one exits.
- * When the first sticky error surfaces the agent reads those marks, before the API_ERROR:
- *  - one event per tracked launch it had not seen finish (launch_id, finished 0), then
- *  - one summary with launch_id 0: tracked launches with launch_id >= covered_from that were not
- *    listed had finished; finished counts them (a count above 0 shows that the marks work);
- *    older tracked launches are unknown. */
+/* Launches flagged CC_LAUNCH_FLAG_PROGRESS run with block-entry and block-exit patches that mark
+ * in host memory that the launch started and that all its threads exited. When the first sticky
+ * error surfaces the agent reads those marks, before the API_ERROR:
+ *  - one event per flagged launch that had not finished (launch_id, finished 0, started 0/1),
+ *  - then one summary with launch_id 0: flagged launches with launch_id >= covered_from that
+ *    were not listed had finished; finished counts them (above 0: the marks reach the host);
+ *    older flagged launches are unknown. */
 typedef struct cc_ev_launch_progress {
     uint64_t launch_id;     /* 0: the summary */
-    uint32_t finished;      /* per launch: 0 (not finished); summary: tracked launches finished */
+    uint32_t finished;      /* per launch: 0 (not finished); summary: flagged launches finished */
     uint64_t covered_from;  /* summary: lowest launch id the report covers */
+    uint32_t started;       /* per launch: 1 if any of its blocks started */
 } cc_ev_launch_progress;
 
 typedef struct cc_event {

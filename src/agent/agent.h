@@ -99,6 +99,9 @@ uint64_t cc_agent_handle_id(const void *handle);
 /* track_config.c: CC_TRACK_* from CUCHECK_TRACK or the tool option "track" (a malformed value
  * is said on stderr and everything is tracked). */
 uint32_t cc_agent_track_config(void);
+/* An on/off switch: the environment variable env, else the tool option name, else dflt (a
+ * malformed value is said on stderr and dflt used). 1 on, 0 off. */
+int cc_agent_switch(const char *env, const char *name, int dflt);
 
 /* host_stacks.c: the calling thread's host stack as a stack id (CC_EV_HOST_STACK is emitted
  * the first time a stack is seen); 0 when stacks are not tracked. */

@@ -17,6 +17,7 @@
 #include "instr.h"
 #include "access_infer.h"
 #include "coredump_agent.h"
+#include "launch_progress.h"
 #include "self_time.h"
 #include "core/agent_env.h"
 
@@ -71,6 +72,7 @@ static void cc_agent_init_once(void)
     cc_agent_install_exit_handlers();
     cc_agent_coredump_setup(); /* run: exact attribution from the GPU core dump */
     cc_instr_init(); /* memcheck: device checks */
+    cc_progress_init(); /* run: progress marks for exact attribution */
     cc_access_init(); /* streamcheck: inferred access sets */
     cc_agent_enable_callbacks();
 }

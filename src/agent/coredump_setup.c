@@ -33,23 +33,11 @@ const char *cc_agent_coredump_path(void) { return cc_coredump_file; }
 
 static int cc_coredump_option_off(void)
 {
-    const char *v = getenv(CC_ENV_COREDUMP);
-    cc_options *opts = NULL;
-    if (v == NULL || v[0] == '\0') {
-        opts = cc_options_parse(getenv(CC_ENV_OPTIONS));
-        v = opts != NULL ? cc_options_get(opts, "coredump") : NULL;
-    }
     /* Off by default: measured on an H200 (driver of CUDA 13.0), the driver disables the dump
      * while a tools API client (the Sanitizer, CUPTI) is attached, printing "CUDA coredump is
      * not supported with other developer tools"; and with skip_abort the failing call of a
      * program without tools returned cudaSuccess (the error was swallowed). */
-    int off = v == NULL || strcmp(v, "off") == 0 || strcmp(v, "0") == 0;
-    if (v != NULL && off == 0 && strcmp(v, "on") != 0 && strcmp(v, "1") != 0) {
-        fprintf(stderr, "cucheck: coredump='%s' is not 'on' or 'off': using 'off'\n", v);
-        off = 1;
-    }
-    cc_options_free(opts);
-    return off;
+    return !cc_agent_switch(CC_ENV_COREDUMP, "coredump", 0);
 }
 
 /* Directory of path (without the last '/'), or "." when it has none. */

@@ -78,3 +78,24 @@ uint32_t cc_agent_track_config(void)
     cc_options_free(opts);
     return bits;
 }
+
+int cc_agent_switch(const char *env, const char *name, int dflt)
+{
+    const char *v = getenv(env);
+    cc_options *opts = NULL;
+    if (v == NULL || v[0] == '\0') {
+        opts = cc_options_parse(getenv(CC_ENV_OPTIONS));
+        v = opts != NULL ? cc_options_get(opts, name) : NULL;
+    }
+    int on = dflt;
+    if (v != NULL && (strcmp(v, "on") == 0 || strcmp(v, "1") == 0)) {
+        on = 1;
+    } else if (v != NULL && (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)) {
+        on = 0;
+    } else if (v != NULL) {
+        fprintf(stderr, "cucheck: %s='%s' is not 'on' or 'off': using '%s'\n", name, v,
+                dflt ? "on" : "off");
+    }
+    cc_options_free(opts);
+    return on;
+}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "agent.h"
+#include "launch_progress.h"
 #include "instr.h"
 #include "access_infer.h"
 #include "coredump_agent.h"
@@ -99,6 +100,7 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     const Sanitizer_CallbackData *d = data;
     int runtime = domain == SANITIZER_CB_DOMAIN_RUNTIME_API;
     cc_access_on_api(domain, cbid, d); /* streamcheck: a launch call's parameters */
+    cc_progress_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER); /* captures */
     if (d->callbackSite == SANITIZER_API_ENTER) {
         if (runtime) {
             cc_runtime_depth++;
@@ -150,6 +152,9 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     if (cc_agent_g.recorder != NULL) {
         cc_agent_stacks_flush(); /* a replay names the stacks of the launches it may blame */
     }
-    if (cc_cuda_error_is_sticky(api, code)) cc_agent_coredump_on_sticky(); /* DEVICE_FAULT */
+    if (cc_cuda_error_is_sticky(api, code)) {
+        cc_agent_coredump_on_sticky(); /* DEVICE_FAULT */
+        cc_progress_on_sticky();       /* LAUNCH_PROGRESS */
+    }
     cc_agent_emit(&ev);
 }

@@ -2,6 +2,7 @@
  * loading), lazily loaded functions, device/host/async memory (with the host stack of the
  * allocation) and virtual address ranges. */
 #include "agent.h"
+#include "launch_progress.h"
 #include "instr.h"
 #include "access_infer.h"
 
@@ -129,6 +130,7 @@ static void cc_emit_lazy_functions(const Sanitizer_ResourceFunctionsLazyLoadedDa
 void cc_agent_on_resource(Sanitizer_CallbackId cbid, const void *data)
 {
     cc_instr_on_resource(cbid, data); /* memcheck: allocation table, module patching */
+    cc_progress_on_resource(cbid, data); /* run: block-exit patches for progress marks */
     cc_access_on_resource(cbid, data); /* streamcheck: allocations, parameter layouts */
     switch (cbid) {
     case SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED:

@@ -2,6 +2,7 @@
  * (MEMSET) and the nodes of executable graphs (GRAPHS), which become the same launch/memcpy/
  * memset events with their graph fields set. Every kernel launch gets the next launch id. */
 #include "agent.h"
+#include "launch_progress.h"
 #include "instr.h"
 #include "access_infer.h"
 
@@ -94,6 +95,7 @@ void cc_agent_on_launch(Sanitizer_CallbackId cbid, const void *data)
     cc_agent_fill_launch(&ev, data);
     ev.u.launch.callsite = callsite;
     cc_instr_on_launch_begin(data, &ev); /* memcheck: check this launch? */
+    cc_progress_on_launch(data, &ev, 0); /* run: will the device mark it finished? */
     cc_agent_emit(&ev);
     cc_access_after_launch(data, &ev); /* streamcheck: inferred access events */
 }
@@ -156,6 +158,7 @@ static void cc_on_graph_node(const Sanitizer_GraphNodeLaunchData *d)
         if (l->apiStream != NULL || l->hApiStream != NULL) {
             ev.u.launch.stream = cc_agent_stream_id(l->apiStream, l->hApiStream);
         }
+        cc_progress_on_launch(l, &ev, 1);
         break;
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY: {

@@ -345,6 +345,7 @@ static const cc_evt_field launch_progress[] = {
     F("launch_id", CC_FT_U64, launch_progress.launch_id),
     F("finished", CC_FT_U32, launch_progress.finished),
     F("covered_from", CC_FT_U64, launch_progress.covered_from),
+    F("started", CC_FT_U32, launch_progress.started),
 };
 
 typedef struct {

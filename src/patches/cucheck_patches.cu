@@ -415,3 +415,4 @@ static_assert(sizeof(cc_mc_range) == 16, "cc_mc_range layout");
 static_assert(sizeof(cc_mc_heap_block) == 24, "cc_mc_heap_block layout");
 
 #include "streamcheck_patches.cuh"
+#include "progress_patches.cuh"

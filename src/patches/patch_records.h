@@ -150,4 +150,27 @@ typedef struct cc_sc_launch {      /* device memory; uploaded whole before each 
     unsigned long long outside_first; /* address of one of them (0 if none) */
 } cc_sc_launch;
 
+/* ---- run: launch progress marks for exact attribution of asynchronous errors ----
+ * Every module is patched at its block entries and exits (cc_progress_block_enter/_exit); every
+ * kernel function gets its context's cc_progress_hdr (device memory) as userdata. Slot =
+ * gridid & mask. At entry, the first warp that finds entered[slot] (device memory) not yet
+ * holding its grid id writes the grid id into started[slot] (pinned host memory). At exit, the
+ * exiting threads of a warp add their number to counts[slot] (device memory); the warp that
+ * brings it to the grid's thread count resets it and writes the grid id into done[slot]
+ * (pinned host memory). Host memory stays readable after the context died: a launch whose grid
+ * id is in `done` had every thread exit and cannot have faulted; one not in `started` never
+ * ran. */
+#define CC_PATCH_FN_PROGRESS_ENTER "cc_progress_block_enter"
+#define CC_PATCH_FN_PROGRESS_EXIT "cc_progress_block_exit"
+
+#define CC_PROGRESS_SLOTS (1u << 18) /* per context; a power of two */
+
+typedef struct cc_progress_hdr {   /* device memory; uploaded once per context */
+    unsigned long long *counts;    /* device pointer, CC_PROGRESS_SLOTS exited-thread counts */
+    unsigned long long *entered;   /* device pointer, CC_PROGRESS_SLOTS grid ids */
+    unsigned long long *done;      /* pinned host pointer, CC_PROGRESS_SLOTS grid ids */
+    unsigned long long *started;   /* pinned host pointer, CC_PROGRESS_SLOTS grid ids */
+    unsigned long long mask;       /* CC_PROGRESS_SLOTS - 1 */
+} cc_progress_hdr;
+
 #endif

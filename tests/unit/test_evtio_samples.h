@@ -172,7 +172,7 @@ static size_t sample_events(cc_event *out)
             break;
         case CC_EV_LAUNCH_PROGRESS:
             e->u.launch_progress = (cc_ev_launch_progress){ big + k, 0xfffffff0u,
-                                                            big - 5 };
+                                                            big - 5, 1 };
             break;
         default:
             break;
@@ -354,7 +354,7 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
         break;
     case CC_EV_LAUNCH_PROGRESS:
         D(u.launch_progress.launch_id); D(u.launch_progress.finished);
-        D(u.launch_progress.covered_from);
+        D(u.launch_progress.covered_from); D(u.launch_progress.started);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "tools/run/progress_narrow.h"
 
-enum { PROGRESS_UNKNOWN, PROGRESS_UNFINISHED, PROGRESS_FINISHED };
+enum { PROGRESS_UNKNOWN, PROGRESS_NOT_STARTED, PROGRESS_RUNNING, PROGRESS_FINISHED };
 
 void cc_run_progress_keep(cc_run_progress *p, const cc_ev_launch_progress *ev)
 {
@@ -22,14 +22,17 @@ void cc_run_progress_keep(cc_run_progress *p, const cc_ev_launch_progress *ev)
     }
     if (p->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 64;
-        uint64_t *u = realloc(p->unfinished, cap * sizeof *u);
+        cc_run_progress_entry *u = realloc(p->unfinished, cap * sizeof *u);
         if (u == NULL) {
-            return; /* a lost entry reads as finished: refuse the whole report instead */
+            p->lost = 1; /* a lost entry would read as finished */
+            return;
         }
         p->unfinished = u;
         p->cap = cap;
     }
-    p->unfinished[p->n++] = ev->launch_id;
+    p->unfinished[p->n].launch_id = ev->launch_id;
+    p->unfinished[p->n].started = ev->started != 0;
+    p->n++;
 }
 
 void cc_run_progress_free(cc_run_progress *p)
@@ -50,36 +53,11 @@ static int state_of(const cc_run_progress *p, const cc_inflight_launch *l)
         return PROGRESS_UNKNOWN;
     }
     for (size_t i = 0; i < p->n; i++) {
-        if (p->unfinished[i] == l->launch_id) {
-            return PROGRESS_UNFINISHED;
+        if (p->unfinished[i].launch_id == l->launch_id) {
+            return p->unfinished[i].started ? PROGRESS_RUNNING : PROGRESS_NOT_STARTED;
         }
     }
     return PROGRESS_FINISHED;
-}
-
-static int same_stream(const cc_inflight_launch *a, const cc_inflight_launch *b)
-{
-    return a->context == b->context && a->stream == b->stream;
-}
-
-/* Work of one stream executes in order, so nothing launched after an unfinished kernel launch
- * on its stream (kernels, graph launches and their nodes) can have finished; nodes of one graph
- * are ordered by the graph's edges instead, so a node is never the earlier one. Returns 1 if the
- * marks say otherwise (then they are not trusted). */
-static int contradicts_stream_order(const cc_inflight_launch *pending, size_t n,
-                                    const int *state)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (state[i] != PROGRESS_UNFINISHED || (pending[i].flags & CC_LAUNCH_FLAG_GRAPH_NODE)) {
-            continue;
-        }
-        for (size_t j = 0; j < n; j++) {
-            if (state[j] == PROGRESS_FINISHED && same_stream(&pending[i], &pending[j]) && pending[j].seq > pending[i].seq) {
-                return 1;
-            }
-        }
-    }
-    return 0;
 }
 
 size_t cc_run_progress_narrow(const cc_run_progress *p, const cc_inflight_launch *pending,
@@ -90,15 +68,25 @@ size_t cc_run_progress_narrow(const cc_run_progress *p, const cc_inflight_launch
     if (!p->valid || n == 0) {
         return n;
     }
+    if (p->lost) {
+        out->why_not = "the device's progress marks were incomplete, so they were not used";
+        return n;
+    }
     int *state = malloc(n * sizeof *state);
     if (state == NULL) {
         return n;
     }
+    size_t running = 0, unknown = 0;
     for (size_t i = 0; i < n; i++) {
         state[i] = state_of(p, &pending[i]);
+        running += state[i] == PROGRESS_RUNNING;
+        unknown += state[i] == PROGRESS_UNKNOWN && !is_whole_graph(&pending[i]);
     }
-    if (contradicts_stream_order(pending, n, state)) {
-        out->why_not = "the device's progress marks contradict stream order, so they were not used";
+    /* A launch faulted, so some launch started and did not finish: marks that show none (and
+     * no launch of unknown progress that could be it) did not reach the host. */
+    if (running == 0 && unknown == 0) {
+        out->why_not = "the device's progress marks show no launch that started and did not "
+                       "finish, so they were not used";
         free(state);
         return n;
     }
@@ -106,21 +94,9 @@ size_t cc_run_progress_narrow(const cc_run_progress *p, const cc_inflight_launch
         if (state[i] == PROGRESS_FINISHED) {
             keep[i] = 0;
             out->finished++;
-        }
-    }
-    /* Queued behind an unfinished kernel launch of the same stream: never started. Only when
-     * some flagged launch was seen finished, which shows the marks reach the host. (A launch
-     * allowed to overlap its predecessor, programmatic dependent launch, breaks this rule; the
-     * launch data does not say.) */
-    for (size_t i = 0; i < n && p->finished > 0; i++) {
-        if (state[i] != PROGRESS_UNFINISHED || (pending[i].flags & CC_LAUNCH_FLAG_GRAPH_NODE)) {
-            continue;
-        }
-        for (size_t j = 0; j < n; j++) {
-            if (keep[j] && same_stream(&pending[i], &pending[j]) && pending[j].seq > pending[i].seq) {
-                keep[j] = 0;
-                out->queued++;
-            }
+        } else if (state[i] == PROGRESS_NOT_STARTED) {
+            keep[i] = 0;
+            out->not_started++;
         }
     }
     /* A whole-graph launch stays only while one of its nodes may have faulted (or none of its
@@ -147,6 +123,6 @@ size_t cc_run_progress_narrow(const cc_run_progress *p, const cc_inflight_launch
     for (size_t i = 0; i < n; i++) {
         kept += keep[i];
     }
-    out->used = out->finished > 0 || out->queued > 0;
+    out->used = out->finished > 0 || out->not_started > 0;
     return kept;
 }

@@ -2,7 +2,8 @@
  * failed (except expected ones such as not-ready from queries), and attributes asynchronous
  * (sticky) errors to the launch that caused them: the launches still in flight when the error
  * surfaced are the candidates; with one candidate the attribution is exact, otherwise all
- * candidates are listed with the reason. When the agent read the driver's GPU core dump
+ * candidates are listed with the reason. The device's progress marks (progress_narrow.c) rule
+ * out the launches that finished or never started. When the agent read the driver's GPU core dump
  * (a DEVICE_FAULT event before the error), its grid id names the launch exactly, with the
  * faulting block, thread, pc and line (fault_match.c). Ends with a note of what was tracked. */
 #include <inttypes.h>
@@ -41,6 +42,11 @@ static const cc_option_spec run_options[] = {
      "anything: the baseline for overhead measurements), off (load and subscribe only), or a "
      "comma list of resource, launch, memcpy, memset, sync, "
      "events, graphs, runtime, driver, api, stacks (a '-' before one removes it)"},
+    {"progress", 1, "on|off",
+     "patch every module's block entries and exits so that the device marks which launches "
+     "started and finished, naming the launch that caused an asynchronous error exactly among "
+     "launches that ran concurrently or were queued (default on; off: the launches in flight "
+     "are the candidates)"},
     {"coredump", 1, "on|off",
      "ask the driver for a lightweight GPU core dump at a device exception and read it to name "
      "the faulting launch, block, thread and line (default off: CUDA 13.0 drivers refuse core "
@@ -131,12 +137,12 @@ static void report_fault(run_state *s, const cc_ev_api_error *e, const char *ena
 static void describe_narrowing(char *buf, size_t len, const cc_run_narrowing *nw, int exact) {
     buf[0] = '\0';
     if (nw->used) {
-        char fin[96] = "", que[128] = "";
+        char fin[96] = "", nst[96] = "";
         if (nw->finished) snprintf(fin, sizeof fin, "%zu other launch(es) in flight had finished", nw->finished);
-        if (nw->queued)
-            snprintf(que, sizeof que, "%s%zu were queued behind an unfinished one on their stream",
-                     nw->finished ? " and " : "", nw->queued);
-        snprintf(buf, len, "; by the device's progress marks, %s%s%s", fin, que,
+        if (nw->not_started)
+            snprintf(nst, sizeof nst, "%s%zu had not started", nw->finished ? " and " : "",
+                     nw->not_started);
+        snprintf(buf, len, "; by the device's progress marks, %s%s%s", fin, nst,
                  exact ? "" : " (launches that ran at the same time are not told apart)");
     } else if (nw->why_not) {
         snprintf(buf, len, "; %s", nw->why_not);
@@ -216,7 +222,7 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
     if (n == 1) {
         snprintf(msg, sizeof msg, "%s (%d) surfaced in %s; caused by %s%s", ename, e->code,
                  e->function ? e->function : "?", descs[0],
-                 nw.used ? " (the only launch in flight the GPU had not finished)" : "");
+                 nw.used ? " (the only launch in flight that started and did not finish)" : "");
         f.has_device = 1;
         f.device = rel[0].device;
     } else if (node) {
@@ -224,8 +230,8 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
         describe_launch(gdesc, sizeof gdesc, graph);
         describe_launch(ndesc, sizeof ndesc, node);
         snprintf(msg, sizeof msg,
-                 "%s (%d) surfaced in %s; caused by %s of %s (the only kernel node the GPU had "
-                 "not finished)",
+                 "%s (%d) surfaced in %s; caused by %s of %s (the only kernel node that started "
+                 "and did not finish)",
                  ename, e->code, e->function ? e->function : "?", ndesc, gdesc);
         for (size_t i = 0; i < shown; i++) {
             if (&pending[n - 1 - i] == node) {
@@ -240,7 +246,7 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
                  "%s (%d) surfaced in %s; caused by %s: the fault is in one of its %zu kernel "
                  "node(s) listed (%s)",
                  ename, e->code, e->function ? e->function : "?", gdesc, n - 1,
-                 nw.used ? "the GPU had finished none of them"
+                 nw.used ? "they started and did not finish"
                          : "nodes of one graph launch are not told apart at API level");
         for (size_t i = 0; i < shown; i++) {
             if (&pending[n - 1 - i] == graph) {
@@ -253,6 +259,13 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
                  "%s (%d) surfaced in %s; no launch was in flight (the error came from work "
                  "cucheck did not see, or from an earlier context)",
                  ename, e->code, e->function ? e->function : "?");
+    } else if (nw.used) {
+        snprintf(msg, sizeof msg,
+                 "%s (%d) surfaced in %s; %zu launches in flight were not ruled out (started "
+                 "and did not finish, or without progress marks), so it came from one of them: "
+                 "candidates listed newest first%s",
+                 ename, e->code, e->function ? e->function : "?", n,
+                 n > shown ? ", the oldest not shown" : "");
     } else {
         snprintf(msg, sizeof msg,
                  "%s (%d) surfaced in %s; %zu launches were in flight and not ordered before "

@@ -33,7 +33,8 @@ def related_kernels(finding, role):
 
 def check_exactness(found, row):
     """(ok, why) for the row's exactness check over the async-error findings."""
-    mode = next((c for c in row["checks"] if c in ("exact", "candidates", "graph")), None)
+    mode = next((c for c in row["checks"] if c in ("exact", "graph-node", "candidates", "graph")),
+                None)
     if mode is None:
         return True, ""
     errs = [f for f in found if f.get("kind") == "async-error"]
@@ -45,6 +46,11 @@ def check_exactness(found, row):
         hits = related_kernels(f, "faulting launch")
         ok = len(hits) == 1 and kernel in hits[0]
         return ok, "exact: %s" % ("one faulting launch of " + kernel if ok else "roles %s" % roles(f))
+    if mode == "graph-node":
+        hits = related_kernels(f, "faulting launch")
+        graph = related_kernels(f, "graph launch")
+        ok = len(hits) == 1 and kernel in hits[0] and len(graph) == 1
+        return ok, "graph node exact: %s" % ("one faulting node of " + kernel if ok else "roles %s" % roles(f))
     if mode == "candidates":
         hits = related_kernels(f, "candidate launch")
         ok = len(hits) >= 2 and any(kernel in h for h in hits)

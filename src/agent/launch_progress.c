@@ -259,6 +259,9 @@ static int ctx_setup(progress_ctx *c, Sanitizer_StreamHandle stream)
         .done = host,
         .started = (unsigned long long *)((char *)host + table),
         .mask = CC_PROGRESS_SLOTS - 1,
+        .flags = cc_agent_switch("CUCHECK_PROGRESS_FENCE", "progress-fence", 1)
+                     ? CC_PROGRESS_FLAG_FENCE_STARTED
+                     : 0,
     };
     cc_progress_hdr back;
     if (sanitizerMemset(hdr.counts, 0, 2 * table, stream) != SANITIZER_SUCCESS ||
@@ -275,8 +278,9 @@ static int ctx_setup(progress_ctx *c, Sanitizer_StreamHandle stream)
     return 0;
 }
 
-/* The ready context of a launch (set up now if needed and allowed), or -1. */
-static int ctx_index(const Sanitizer_LaunchData *d, int may_setup)
+/* The ready context of a launch (set up now on setup_stream if needed and may_setup), or -1. */
+static int ctx_index(const Sanitizer_LaunchData *d, int may_setup,
+                     Sanitizer_StreamHandle setup_stream)
 {
     uint32_t n = atomic_load_explicit(&cc_progress_g.nctx, memory_order_acquire);
     for (uint32_t i = 0; i < n; i++) {
@@ -309,7 +313,7 @@ static int ctx_index(const Sanitizer_LaunchData *d, int may_setup)
     if (found >= 0) {
         progress_ctx *c = &cc_progress_g.ctxs[found];
         if (c->state == 0) {
-            int rc = ctx_setup(c, d->hStream);
+            int rc = ctx_setup(c, setup_stream);
             __atomic_store_n(&c->state, rc == 0 ? 1 : -1, __ATOMIC_RELEASE);
             if (rc != 0) {
                 cc_agent_note("progress marks: cannot set up context %p; its launches stay "
@@ -374,8 +378,9 @@ void cc_progress_on_launch(const Sanitizer_LaunchData *d, cc_event *ev, int grap
     if (maybe_captured(api_stream)) {
         return; /* captured work does not run now */
     }
-    /* A graph node's stream is the driver's: set-up work is only put on a launch's own. */
-    int ctx = ctx_index(d, !graph_node);
+    /* A graph node's own stream is the driver's: set-up work goes on the graph launch's. */
+    Sanitizer_StreamHandle setup = graph_node ? d->hApiStream : d->hStream;
+    int ctx = ctx_index(d, setup != NULL, setup);
     if (ctx < 0 || !fn_bound(d->function, d->module, (uint32_t)ctx, 1)) {
         return;
     }

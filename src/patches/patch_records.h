@@ -171,6 +171,11 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
     unsigned long long *done;      /* pinned host pointer, CC_PROGRESS_SLOTS grid ids */
     unsigned long long *started;   /* pinned host pointer, CC_PROGRESS_SLOTS grid ids */
     unsigned long long mask;       /* CC_PROGRESS_SLOTS - 1 */
+    unsigned long long flags;      /* CC_PROGRESS_FLAG_* */
 } cc_progress_hdr;
+
+/* The started mark is followed by a system-scope fence, so that it has reached host memory
+ * before the grid's later instructions can fault (CUCHECK_PROGRESS_FENCE=0: without). */
+#define CC_PROGRESS_FLAG_FENCE_STARTED 0x1ull
 
 #endif

@@ -34,7 +34,9 @@ cc_progress_block_enter(void *userdata, uint64_t pc)
     if (*(volatile unsigned long long *)&h->entered[slot] != grid &&
         atomicExch(&h->entered[slot], grid) != grid) {
         *(volatile unsigned long long *)&h->started[slot] = grid;
-        __threadfence_system();
+        if (h->flags & CC_PROGRESS_FLAG_FENCE_STARTED) {
+            __threadfence_system();
+        }
     }
     return SANITIZER_PATCH_SUCCESS;
 }
@@ -56,8 +58,9 @@ cc_progress_block_exit(void *userdata, uint64_t pc)
     unsigned long long before = atomicAdd(&h->counts[slot], n);
     if (before + n == total) {
         atomicExch(&h->counts[slot], 0ull); // every thread counted: free the slot for a later grid
+        // No fence: the grid's completion makes its writes visible, and a grid that did not
+        // complete wrote no done mark.
         *(volatile unsigned long long *)&h->done[slot] = grid;
-        __threadfence_system();
     }
     return SANITIZER_PATCH_SUCCESS;
 }

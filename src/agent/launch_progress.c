@@ -245,7 +245,8 @@ static int ctx_setup(progress_ctx *c, Sanitizer_StreamHandle stream)
 {
     size_t table = (size_t)CC_PROGRESS_SLOTS * sizeof(unsigned long long);
     void *dev = NULL, *host = NULL;
-    if (sanitizerAlloc(c->ctx, &dev, 256 + 2 * table) != SANITIZER_SUCCESS) {
+    size_t counts = (CC_PROGRESS_SHARDS + 1) * table;
+    if (sanitizerAlloc(c->ctx, &dev, 256 + counts + table) != SANITIZER_SUCCESS) {
         return -1;
     }
     if (sanitizerAllocHost(c->ctx, &host, 2 * table) != SANITIZER_SUCCESS) {
@@ -255,7 +256,7 @@ static int ctx_setup(progress_ctx *c, Sanitizer_StreamHandle stream)
     memset(host, 0, 2 * table);
     cc_progress_hdr hdr = {
         .counts = (unsigned long long *)((char *)dev + 256),
-        .entered = (unsigned long long *)((char *)dev + 256 + table),
+        .entered = (unsigned long long *)((char *)dev + 256 + counts),
         .done = host,
         .started = (unsigned long long *)((char *)host + table),
         .mask = CC_PROGRESS_SLOTS - 1,
@@ -264,7 +265,7 @@ static int ctx_setup(progress_ctx *c, Sanitizer_StreamHandle stream)
                      : 0,
     };
     cc_progress_hdr back;
-    if (sanitizerMemset(hdr.counts, 0, 2 * table, stream) != SANITIZER_SUCCESS ||
+    if (sanitizerMemset(hdr.counts, 0, counts + table, stream) != SANITIZER_SUCCESS ||
         sanitizerMemcpyHostToDeviceAsync(dev, &hdr, sizeof hdr, stream) != SANITIZER_SUCCESS ||
         sanitizerMemcpyDeviceToHost(&back, dev, sizeof back, stream) != SANITIZER_SUCCESS ||
         memcmp(&back, &hdr, sizeof hdr) != 0) {

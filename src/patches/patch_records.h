@@ -155,18 +155,22 @@ typedef struct cc_sc_launch {      /* device memory; uploaded whole before each 
  * kernel function gets its context's cc_progress_hdr (device memory) as userdata. Slot =
  * gridid & mask. At entry, the first warp that finds entered[slot] (device memory) not yet
  * holding its grid id writes the grid id into started[slot] (pinned host memory). At exit, the
- * exiting threads of a warp add their number to counts[slot] (device memory); the warp that
- * brings it to the grid's thread count resets it and writes the grid id into done[slot]
+ * exiting threads of a warp add their number to their block's shard counter,
+ * counts[shard * CC_PROGRESS_SLOTS + slot] with shard = linear block index % CC_PROGRESS_SHARDS
+ * (device memory; shards spread the atomics of a large grid over many addresses); the warp that
+ * completes a shard resets it and counts the shard in counts[CC_PROGRESS_SHARDS * SLOTS + slot],
+ * and the warp that completes the last shard resets that and writes the grid id into done[slot]
  * (pinned host memory). Host memory stays readable after the context died: a launch whose grid
  * id is in `done` had every thread exit and cannot have faulted; one not in `started` never
  * ran. */
 #define CC_PATCH_FN_PROGRESS_ENTER "cc_progress_block_enter"
 #define CC_PATCH_FN_PROGRESS_EXIT "cc_progress_block_exit"
 
-#define CC_PROGRESS_SLOTS (1u << 18) /* per context; a power of two */
+#define CC_PROGRESS_SLOTS (1u << 14) /* per context; a power of two */
+#define CC_PROGRESS_SHARDS 32u       /* exit counters per grid */
 
 typedef struct cc_progress_hdr {   /* device memory; uploaded once per context */
-    unsigned long long *counts;    /* device pointer, CC_PROGRESS_SLOTS exited-thread counts */
+    unsigned long long *counts;    /* device pointer, (CC_PROGRESS_SHARDS + 1) * SLOTS counts */
     unsigned long long *entered;   /* device pointer, CC_PROGRESS_SLOTS grid ids */
     unsigned long long *done;      /* pinned host pointer, CC_PROGRESS_SLOTS grid ids */
     unsigned long long *started;   /* pinned host pointer, CC_PROGRESS_SLOTS grid ids */

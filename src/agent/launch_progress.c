@@ -70,7 +70,7 @@ void cc_progress_init(void)
     cc_agent *a = &cc_agent_g;
     uint32_t need = CC_TRACK_RESOURCE | CC_TRACK_LAUNCH | CC_TRACK_RUNTIME | CC_TRACK_DRIVER;
     if (strcmp(a->tool, "run") != 0 || (a->track & need) != need || (a->track & CC_TRACK_IDLE) ||
-        !cc_agent_patches_embedded() || !cc_agent_switch(CC_ENV_PROGRESS, "progress", 1)) {
+        !cc_agent_patches_embedded() || !cc_agent_switch(CC_ENV_PROGRESS, "progress", 0)) {
         return;
     }
     cc_progress_g.fns = calloc(CC_PROGRESS_FUNCS, sizeof *cc_progress_g.fns);

@@ -5,8 +5,9 @@
  * launch id; when the first sticky error surfaces the agent reads the marks and emits
  * CC_EV_LAUNCH_PROGRESS events before the API_ERROR, which the run tool uses to rule out
  * finished launches and those that never started.
- * On by default for `cucheck run` when the agent has device patches; `--progress off` (or
- * CUCHECK_PROGRESS=off) turns it off. */
+ * Off by default: two patched calls per thread cost as much as memcheck's patching on kernels
+ * with one element per thread (a vector add ran 24x slower on the H200); `cucheck run --progress
+ * on` (or CUCHECK_PROGRESS=on) asks for it. */
 #ifndef CUCHECK_AGENT_LAUNCH_PROGRESS_H
 #define CUCHECK_AGENT_LAUNCH_PROGRESS_H
 

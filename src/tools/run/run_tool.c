@@ -45,8 +45,8 @@ static const cc_option_spec run_options[] = {
     {"progress", 1, "on|off",
      "patch every module's block entries and exits so that the device marks which launches "
      "started and finished, naming the launch that caused an asynchronous error exactly among "
-     "launches that ran concurrently or were queued (default on; off: the launches in flight "
-     "are the candidates)"},
+     "launches that ran concurrently or were queued and inside graphs (default off: two patched "
+     "calls per thread slow kernels with little work per thread, see docs/agent.md)"},
     {"coredump", 1, "on|off",
      "ask the driver for a lightweight GPU core dump at a device exception and read it to name "
      "the faulting launch, block, thread and line (default off: CUDA 13.0 drivers refuse core "
@@ -285,6 +285,12 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
         snprintf(msg + len, sizeof msg - len,
                  "; the GPU core dump names grid %" PRIu64 " of %s (%s), which matches none of "
                  "them", s->fault.ev.grid_id, s->fault.kernel[0] ? s->fault.kernel : "?", where);
+    }
+    if (n > 1 && !nw.used && !s->progress.valid) {
+        size_t len = strlen(msg);
+        snprintf(msg + len, sizeof msg - len,
+                 "; run again with `cucheck run --progress on` to have the device mark which "
+                 "launches started and finished");
     }
     uint64_t forgotten = cc_inflight_forgotten(s->inflight);
     if (forgotten > 0) {

@@ -1,7 +1,7 @@
 // Four kernels on four non-blocking streams, the third faults; the error is seen only at a later
 // cudaDeviceSynchronize, and nothing the host did ordered the other three before it. API-level
-// tracking cannot tell them apart (all four would be candidates); the device's progress marks
-// show which ones finished, naming the third exactly.
+// tracking cannot tell them apart (all four are candidates); with `--progress on` the device's
+// progress marks show which ones finished, naming the third exactly.
 #include <cstdio>
 #include <cuda_runtime.h>
 __global__ void stream_work(float *p, int n, int poison)

@@ -1,6 +1,6 @@
 // A fault inside a CUDA graph (captured from a stream): the graph launch is exactly the work in
-// flight, and the progress marks name its faulting node (the first finished, the third never
-// started).
+// flight; with `--progress on` the progress marks name its faulting node (the first finished,
+// the third never started).
 #include <cstdio>
 #include <cuda_runtime.h>
 __global__ void graph_scale(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] *= 2.0f; }

@@ -1,7 +1,8 @@
 // The faulting kernel is followed on its stream by more launches before the error surfaces (as
-// in PyTorch), after a kernel whose threads mostly return early: the progress marks must count
-// every exit path (bounded_copy finished), and the launches queued behind the fault never
-// started, so the faulting launch is named exactly.
+// in PyTorch), after a kernel whose threads mostly return early. Without marks all four launches
+// in flight are candidates; with `--progress on` the marks must count every exit path
+// (bounded_copy finished) and show the launches queued behind the fault never started, so the
+// faulting launch is named exactly.
 #include <cstdio>
 #include <cuda_runtime.h>
 __global__ void bounded_copy(float *dst, const float *src, int n)

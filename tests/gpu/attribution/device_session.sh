@@ -86,6 +86,9 @@ if has attr; then
     timeout 150 python3 "$root/tests/gpu/attribution/run_attribution.py" --cucheck "$cucheck" \
         --build-dir /tmp/attr >"$out/attribution.md" 2>&1
     echo "attribution: exit $?" | tee -a "$out/summary.txt"
+    timeout 150 python3 "$root/tests/gpu/attribution/run_attribution.py" --cucheck "$cucheck" \
+        --build-dir /tmp/attr --progress >"$out/attribution_progress.md" 2>&1
+    echo "attribution --progress on: exit $?" | tee -a "$out/summary.txt"
     tar -czf "$out/attr-logs.tar.gz" -C /tmp/attr --exclude=bin . 2>/dev/null
 fi
 if has table; then # the bench runner's own table: native, baseline, tracking, CUDA_LAUNCH_BLOCKING

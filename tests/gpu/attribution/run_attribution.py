@@ -31,10 +31,22 @@ def related_kernels(finding, role):
     return out
 
 
-def check_exactness(found, row):
+def row_checks(row, progress):
+    """The row's checks for this run: with --progress on, a "p:CHECK" token replaces the check
+    of the same kind (exactness) of the default run."""
+    plain = [c for c in row["checks"] if not c.startswith("p:")]
+    if not progress:
+        return plain
+    over = [c[2:] for c in row["checks"] if c.startswith("p:")]
+    if not over:
+        return plain
+    return [c for c in plain if c not in ("exact", "graph-node", "candidates", "graph")] + over
+
+
+def check_exactness(found, row, progress=False):
     """(ok, why) for the row's exactness check over the async-error findings."""
-    mode = next((c for c in row["checks"] if c in ("exact", "graph-node", "candidates", "graph")),
-                None)
+    checks = row_checks(row, progress)
+    mode = next((c for c in checks if c in ("exact", "graph-node", "candidates", "graph")), None)
     if mode is None:
         return True, ""
     errs = [f for f in found if f.get("kind") == "async-error"]
@@ -66,6 +78,8 @@ def main():
     ap.add_argument("--cucheck", required=True)
     ap.add_argument("--build-dir", default=os.path.join(HERE, "build"))
     ap.add_argument("--python", default=os.environ.get("PYTHON", "python3"))
+    ap.add_argument("--progress", action="store_true",
+                    help="run `cucheck run --progress on` and check the rows' p:CHECK tokens")
     args = ap.parse_args()
     if not gpu_present():
         print("SKIPPED: no GPU")
@@ -89,10 +103,12 @@ def main():
             continue
         cmd = program_cmd(row, bin_dir, args.python)
         ncode, nout, _ = run(cmd)
-        report = os.path.join(args.build_dir, name + ".jsonl")
+        report = os.path.join(args.build_dir, name + (".progress" if args.progress else "") + ".jsonl")
         if os.path.exists(report):
             os.remove(report)
-        code, out, err = run([args.cucheck, "--format", "json", "--output", report, "run", "--"] + cmd)
+        opts = ["--progress", "on"] if args.progress else []
+        code, out, err = run([args.cucheck, "--format", "json", "--output", report, "run"] + opts +
+                             ["--"] + cmd)
         try:
             with open(report, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
@@ -103,7 +119,7 @@ def main():
         found = findings.extract(text)
         ok, why = findings.match(found, row["kind"], row["kernel"], row["location"])
         notes = [why]
-        ok2, why2 = check_exactness(found, row)
+        ok2, why2 = check_exactness(found, row, args.progress)
         if why2:
             notes.append(why2)
         status = ok and ok2 and ncode == row["exit"] and code == ncode

@@ -91,6 +91,9 @@ void cc_agent_note(const char *fmt, ...) __attribute__((format(printf, 1, 2))); 
 /* driver_symbol.c: a driver function from the libcuda the program loaded, or NULL (not loaded,
  * or no such function). */
 void *cc_agent_driver_symbol(const char *name);
+/* Whether work put on stream is captured into a graph rather than run: 1 capturing, 0 not,
+ * -1 unknown (cuStreamIsCapturing missing or failing). */
+int cc_agent_stream_capturing(CUstream stream);
 
 /* agent_ids.c: CUDA handles to event ids. */
 uint64_t cc_agent_stream_id(CUstream stream, Sanitizer_StreamHandle handle);

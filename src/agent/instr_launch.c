@@ -166,30 +166,12 @@ static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d)
     return -1;
 }
 
-/* cuStreamIsCapturing from the libcuda the program loaded (the agent links no CUDA library). */
-typedef CUresult (*cc_is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
-static cc_is_capturing_fn cc_is_capturing;
-static pthread_once_t cc_is_capturing_once = PTHREAD_ONCE_INIT;
-
-static void cc_is_capturing_resolve(void)
-{
-    void *f = cc_agent_driver_symbol("cuStreamIsCapturing");
-    *(void **)&cc_is_capturing = f;
-    if (f == NULL) {
-        cc_agent_note("instrumentation: cuStreamIsCapturing not found: launches on capturing "
-                      "streams cannot be told apart");
-    }
-}
-
 /* Whether a launch is being captured into a graph rather than run: such a launch must not be
  * instrumented (the per-launch upload and wait on its stream would end the capture with an
  * error); its kernel runs later as a graph node. */
 static int cc_launch_captured(const Sanitizer_LaunchData *d)
 {
-    pthread_once(&cc_is_capturing_once, cc_is_capturing_resolve);
-    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-    return cc_is_capturing != NULL && cc_is_capturing(d->stream, &st) == CUDA_SUCCESS &&
-           st != CU_STREAM_CAPTURE_STATUS_NONE;
+    return cc_agent_stream_capturing(d->stream) == 1;
 }
 
 void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)

@@ -216,25 +216,13 @@ void cc_progress_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cb
     }
 }
 
-typedef CUresult (*is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
-static is_capturing_fn cc_progress_is_capturing;
-static pthread_once_t cc_progress_capture_once = PTHREAD_ONCE_INIT;
-
-static void resolve_is_capturing(void)
-{
-    *(void **)&cc_progress_is_capturing = cc_agent_driver_symbol("cuStreamIsCapturing");
-}
-
 /* 1 if work on the stream may be captured rather than run (unknown counts as captured). */
 static int maybe_captured(CUstream stream)
 {
     if (atomic_load_explicit(&cc_progress_g.captures, memory_order_relaxed) == 0) {
         return 0;
     }
-    pthread_once(&cc_progress_capture_once, resolve_is_capturing);
-    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-    return cc_progress_is_capturing == NULL || cc_progress_is_capturing(stream, &st) != CUDA_SUCCESS ||
-           st != CU_STREAM_CAPTURE_STATUS_NONE;
+    return cc_agent_stream_capturing(stream) != 0;
 }
 
 /* ---- contexts ---- */

@@ -5,9 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "check.h"
-#include "test_files.h"
+#include "test_session_report.h"
 #include "core/evtio.h"
 #include "core/session.h"
 #include "cucheck/tool.h"
@@ -32,34 +31,22 @@ static const char *ordered = SCN_HEAD "event_record event=e stream=s1\n"
                                       "event_wait event=e stream=s2\n" SCN_TAIL;
 static int batches; /* cc_session_events calls with more than one event */
 
-static int count(const char *text, const char *needle)
-{
-    int n = 0;
-    for (const char *p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle)) {
-        n++;
-    }
-    return n;
-}
-
 /* Replays scn through streamcheck; batched: consecutive access events go in one call. Returns
  * the number of race findings in the report. */
 static int races(const char *scn, int batched)
 {
     char path[] = "/tmp/cc-batch-test-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    close(fd);
-    cc_session_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.tool = "streamcheck";
-    cfg.report.jsonl_path = path;
-    cfg.report.tool = "streamcheck";
     char err[256] = "";
-    cc_session *s = cc_session_open(&cfg, err, sizeof err);
+    cc_session *s = cc_test_session_open("streamcheck", path);
     cc_evt_reader *r = cc_evt_reader_open_mem(scn, strlen(scn), 1, err, sizeof err);
     CHECK(s != NULL && r != NULL);
     if (s == NULL || r == NULL) {
-        unlink(path);
+        if (s != NULL) {
+            free(cc_test_session_report(s, path));
+        }
+        if (r != NULL) {
+            cc_evt_reader_close(r);
+        }
         return -1;
     }
     cc_event ev, pending[8];
@@ -77,10 +64,8 @@ static int races(const char *scn, int batched)
         cc_session_event(s, &ev);
     }
     cc_evt_reader_close(r);
-    cc_session_close(s);
-    char *text = cc_test_read_file(path, NULL);
-    unlink(path);
-    int n = text != NULL ? count(text, "\"kind\":\"race\"") : -1;
+    char *text = cc_test_session_report(s, path);
+    int n = cc_test_count(text, "\"kind\":\"race\"");
     free(text);
     return n;
 }

@@ -5,9 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "check.h"
-#include "test_files.h"
+#include "test_session_report.h"
 #include "core/evtio.h"
 #include "core/session.h"
 #include "cucheck/tool.h"
@@ -56,19 +55,10 @@ static int resolve_none(uint64_t id, cc_session_stack_sink sink, void *sink_arg,
 static char *replay(int (*resolve)(uint64_t, cc_session_stack_sink, void *, void *))
 {
     char path[] = "/tmp/cc-stacks-test-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    close(fd);
-    cc_session_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.tool = "streamcheck";
-    cfg.report.jsonl_path = path;
-    cfg.report.tool = "streamcheck";
     char err[256] = "";
-    cc_session *s = cc_session_open(&cfg, err, sizeof err);
+    cc_session *s = cc_test_session_open("streamcheck", path);
     CHECK(s != NULL);
     if (s == NULL) {
-        unlink(path);
         return calloc(1, 1);
     }
     if (resolve != NULL) {
@@ -83,19 +73,7 @@ static char *replay(int (*resolve)(uint64_t, cc_session_stack_sink, void *, void
     if (r != NULL) {
         cc_evt_reader_close(r);
     }
-    cc_session_close(s);
-    char *text = cc_test_read_file(path, NULL);
-    unlink(path);
-    return text != NULL ? text : calloc(1, 1);
-}
-
-static int count(const char *text, const char *needle)
-{
-    int n = 0;
-    for (const char *p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle)) {
-        n++;
-    }
-    return n;
+    return cc_test_session_report(s, path);
 }
 
 int main(void)
@@ -106,7 +84,7 @@ int main(void)
     char *with = replay(resolve_all);
     CHECK(strstr(with, "\"kind\":\"race\"") != NULL);
     /* both sides of the race and the allocation carry their resolved stacks */
-    CHECK(count(with, "resolved_frame_") >= 3);
+    CHECK(cc_test_count(with, "resolved_frame_") >= 3);
     CHECK(strstr(with, "app.cu") != NULL);
     CHECK(calls >= 3);
     free(with);

@@ -6,12 +6,22 @@
 
 enum { PROGRESS_UNKNOWN, PROGRESS_NOT_STARTED, PROGRESS_RUNNING, PROGRESS_FINISHED };
 
+static int by_launch_id(const void *a, const void *b)
+{
+    uint64_t x = ((const cc_run_progress_entry *)a)->launch_id;
+    uint64_t y = ((const cc_run_progress_entry *)b)->launch_id;
+    return x < y ? -1 : x > y;
+}
+
 void cc_run_progress_keep(cc_run_progress *p, const cc_ev_launch_progress *ev)
 {
     if (p->valid) {
         return; /* only the first sticky error's report counts */
     }
-    if (ev->launch_id == 0) {
+    if (ev->launch_id == 0) { /* the summary comes last: sort the entries for lookups */
+        if (p->n > 1) {
+            qsort(p->unfinished, p->n, sizeof *p->unfinished, by_launch_id);
+        }
         p->valid = 1;
         p->covered_from = ev->covered_from;
         p->finished = ev->finished;
@@ -52,12 +62,13 @@ static int state_of(const cc_run_progress *p, const cc_inflight_launch *l)
         is_whole_graph(l)) {
         return PROGRESS_UNKNOWN;
     }
-    for (size_t i = 0; i < p->n; i++) {
-        if (p->unfinished[i].launch_id == l->launch_id) {
-            return p->unfinished[i].started ? PROGRESS_RUNNING : PROGRESS_NOT_STARTED;
-        }
+    cc_run_progress_entry key = {.launch_id = l->launch_id};
+    const cc_run_progress_entry *e =
+        p->n > 0 ? bsearch(&key, p->unfinished, p->n, sizeof key, by_launch_id) : NULL;
+    if (e == NULL) {
+        return PROGRESS_FINISHED;
     }
-    return PROGRESS_FINISHED;
+    return e->started ? PROGRESS_RUNNING : PROGRESS_NOT_STARTED;
 }
 
 size_t cc_run_progress_narrow(const cc_run_progress *p, const cc_inflight_launch *pending,

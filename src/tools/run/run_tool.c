@@ -172,25 +172,21 @@ static void report_sticky(run_state *s, const cc_ev_api_error *e, const char *en
             return;
         }
     }
-    /* The candidates: the launches in flight less those the progress marks rule out. */
+    /* The candidates: the launches in flight less those the progress marks rule out (all of
+     * them when there is no memory to narrow them). */
     unsigned char *keep = malloc(nall ? nall : 1);
-    cc_inflight_launch *cand = malloc((nall ? nall : 1) * sizeof *cand);
-    cc_run_narrowing nw;
-    size_t n = 0;
-    if (!keep || !cand) {
-        free(keep);
-        free(cand);
-        keep = NULL;
-        cand = NULL;
-        memset(&nw, 0, sizeof nw);
-    } else {
+    cc_inflight_launch *cand = keep ? malloc((nall ? nall : 1) * sizeof *cand) : NULL;
+    cc_run_narrowing nw = {0};
+    const cc_inflight_launch *pending = all;
+    size_t n = nall;
+    if (cand) {
         cc_run_progress_narrow(&s->progress, all, nall, keep, &nw);
+        n = 0;
         for (size_t i = 0; i < nall; i++) {
             if (keep[i]) cand[n++] = all[i];
         }
+        pending = cand;
     }
-    const cc_inflight_launch *pending = cand ? cand : all;
-    if (!cand) n = nall;
     const cc_inflight_launch *graph = single_graph(pending, n);
     const cc_inflight_launch *node = nw.used ? single_node(pending, n, graph) : NULL;
     char narrowed[400];

@@ -37,6 +37,11 @@
 /* Every callback enabled, every handler returning at once: the bare price of subscribing to the
  * API, the baseline the tracking targets are measured against (CUCHECK_TRACK=callbacks). */
 #define CC_TRACK_IDLE 0x400u
+/* Without CC_TRACK_RUNTIME / CC_TRACK_DRIVER: only the API calls whose parameters the tracking
+ * reads (launch calls, stream and event queries, stream creation, capture begin and end), not
+ * every call for its error code. A fraction of the API callbacks on frameworks that make several
+ * runtime calls per operator; streamcheck's default (see sanitizer_subscribe.c). */
+#define CC_TRACK_APIWORK 0x800u
 
 #define CC_AGENT_PATH_MAX 4096
 
@@ -78,12 +83,27 @@ void cc_agent_flush_outputs(void);
 /* agent_emit.c */
 void cc_agent_event_init(cc_event *ev, cc_event_kind kind); /* zero + header (tid, timestamp) */
 void cc_agent_emit(const cc_event *ev);                     /* to the session and recorder */
-void cc_agent_emit_many(const cc_event *evs, size_t n);     /* in order, under one lock */
-/* A launch's access set as CC_EV_ACCESS events of one source, under one lock per 32. */
+void cc_agent_emit_many(const cc_event *evs, size_t n);     /* in order */
+/* A launch's access set as CC_EV_ACCESS events of one source, 32 at a time. */
 void cc_agent_emit_accesses(uint64_t launch_id, uint32_t source, const cc_al_access *acc,
                             size_t n);
-/* The same from a fatal-signal handler: never waits for the lock (drops the event instead). */
-void cc_agent_emit_from_signal(const cc_event *ev);
+/* The last words of a fatal signal or _exit(): the queued events (if their thread is not stuck
+ * for 200 ms), then ev (may be NULL; PROCESS_EXIT marks the agent finished), then the outputs
+ * flushed. Never waits for the agent's lock (drops ev instead). */
+void cc_agent_emit_final(const cc_event *ev);
+/* Hands events to the session and the recorder on the calling thread (the event pipe's sink). */
+void cc_agent_hand_on(const cc_event *evs, size_t n, void *arg);
+/* The event thread (event_pipe.h): started after the outputs open (CUCHECK_EVENT_THREAD: 1 or
+ * 0, else on when the process may run on two CPUs or more); stopped, its queue analysed, before
+ * the outputs close; drained where a caller needs every earlier event analysed; fork hooks. */
+#define CC_ENV_EVENT_THREAD "CUCHECK_EVENT_THREAD"
+void cc_agent_events_start(void);
+void cc_agent_events_stop(void);
+void cc_agent_events_drain(void);
+void cc_agent_events_fork_prepare(void);
+void cc_agent_events_fork_parent(void);
+void cc_agent_events_fork_child(void);
+void cc_agent_events_report(void); /* stderr, with CUCHECK_SELF_TIME=1 */
 uint64_t cc_agent_now_ns(void);
 uint32_t cc_agent_tid(void);
 void cc_agent_note(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* verbose only */
@@ -95,13 +115,19 @@ void *cc_agent_driver_symbol(const char *name);
  * -1 unknown (cuStreamIsCapturing missing or failing). */
 int cc_agent_stream_capturing(CUstream stream);
 
+/* kernel_names.c: the name of a launched kernel as a string that lives as long as the process
+ * (launch events are analysed after their callback returned). */
+const char *cc_agent_kernel_name(const void *function, const char *source);
+
 /* agent_ids.c: CUDA handles to event ids. */
 uint64_t cc_agent_stream_id(CUstream stream, Sanitizer_StreamHandle handle);
 uint64_t cc_agent_handle_id(const void *handle);
 
 /* track_config.c: CC_TRACK_* from CUCHECK_TRACK or the tool option "track" (a malformed value
- * is said on stderr and everything is tracked). */
-uint32_t cc_agent_track_config(void);
+ * is said on stderr and the tool's default is used). Without either, the default of tool:
+ * everything, except for streamcheck, which watches only the API calls it reads
+ * (CC_TRACK_APIWORK instead of RUNTIME | DRIVER). */
+uint32_t cc_agent_track_config(const char *tool);
 /* An on/off switch: the environment variable env, else the tool option name, else dflt (a
  * malformed value is said on stderr and dflt used). 1 on, 0 off. */
 int cc_agent_switch(const char *env, const char *name, int dflt);

@@ -1,14 +1,22 @@
 /* Delivering events: every translated callback goes through cc_agent_emit, which stamps nothing
  * itself (cc_agent_event_init did) and hands the event to the session (the tool) and, when
- * recording, to the .cuevt writer; cc_agent_emit_many hands several under one lock (a launch's
- * access set). In a fork child the outputs are opened on the first event. */
+ * recording, to the .cuevt writer; cc_agent_emit_many hands several at once (a launch's access
+ * set). With the event thread (event_pipe.h; CUCHECK_EVENT_THREAD, on by default when the
+ * process may use two CPUs or more) frequent events are queued and the tool analyses them off
+ * the program's threads; the rest are handed on at once, in order. In a fork child the outputs
+ * are opened on the first event, and events are handed on at once. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sched.h>
+#include <stdlib.h>
 #include "agent.h"
+#include "event_pipe.h"
 #include "self_time.h"
+
+static cc_pipe *cc_pipe_g; /* NULL: every event is handed on at once */
 
 uint64_t cc_agent_now_ns(void)
 {
@@ -60,6 +68,20 @@ void cc_agent_emit_many(const cc_event *evs, size_t n)
         return;
     }
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
+    if (cc_pipe_g != NULL) {
+        cc_pipe_push(cc_pipe_g, evs, n);
+    } else {
+        cc_agent_hand_on(evs, n, NULL);
+    }
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_EMIT, t0);
+    }
+}
+
+void cc_agent_hand_on(const cc_event *evs, size_t n, void *arg)
+{
+    (void)arg;
+    cc_agent *a = &cc_agent_g;
     pthread_rwlock_rdlock(&a->lock);
     if (a->session != NULL) {
         cc_session_events(a->session, evs, n);
@@ -70,9 +92,77 @@ void cc_agent_emit_many(const cc_event *evs, size_t n)
         }
     }
     pthread_rwlock_unlock(&a->lock);
-    if (t0 != 0) {
-        cc_self_time_add(CC_SELF_EMIT, t0);
+}
+
+/* The default: the thread only pays off where it can run beside the program's own. */
+static int cc_event_thread_default(void)
+{
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
+}
+
+void cc_agent_events_start(void)
+{
+    if (!cc_agent_switch(CC_ENV_EVENT_THREAD, "event-thread", cc_event_thread_default())) {
+        return;
     }
+    cc_pipe *p = cc_pipe_create(12, cc_agent_hand_on, NULL);
+    if (p == NULL || cc_pipe_start(p) != 0) {
+        cc_agent_note("no event thread (out of memory or threads): events are analysed on the "
+                      "program's threads");
+        cc_pipe_destroy(p);
+        return;
+    }
+    cc_pipe_g = p;
+}
+
+void cc_agent_events_stop(void)
+{
+    if (cc_pipe_g != NULL) {
+        cc_pipe_stop(cc_pipe_g);
+    }
+}
+
+void cc_agent_events_drain(void)
+{
+    if (cc_pipe_g != NULL) {
+        cc_pipe_drain(cc_pipe_g);
+    }
+}
+
+void cc_agent_events_fork_prepare(void)
+{
+    if (cc_pipe_g != NULL) {
+        cc_pipe_fork_prepare(cc_pipe_g);
+    }
+}
+
+void cc_agent_events_fork_parent(void)
+{
+    if (cc_pipe_g != NULL) {
+        cc_pipe_fork_parent(cc_pipe_g);
+    }
+}
+
+void cc_agent_events_fork_child(void)
+{
+    if (cc_pipe_g != NULL) {
+        cc_pipe_fork_child(cc_pipe_g);
+    }
+}
+
+void cc_agent_events_report(void)
+{
+    if (cc_pipe_g == NULL) {
+        return;
+    }
+    cc_pipe_stats st;
+    cc_pipe_get_stats(cc_pipe_g, &st);
+    fprintf(stderr, "cucheck:   event thread: %llu event(s) queued, analysed in %.3f ms off the "
+                    "program's threads; %llu handed on at once, %llu time(s) a program thread "
+                    "drained the queue first, %llu time(s) the queue was full\n",
+            st.queued, (double)st.handled_ns / 1e6, st.direct, st.drains_by_producers,
+            st.full_waits);
 }
 
 void cc_agent_emit_accesses(uint64_t launch_id, uint32_t source, const cc_al_access *acc,
@@ -101,19 +191,30 @@ void cc_agent_emit_accesses(uint64_t launch_id, uint32_t source, const cc_al_acc
     }
 }
 
-void cc_agent_emit_from_signal(const cc_event *ev)
+void cc_agent_emit_final(const cc_event *ev)
 {
     cc_agent *a = &cc_agent_g;
-    if (atomic_load(&a->finished) || pthread_rwlock_tryrdlock(&a->lock) != 0) {
-        return;
+    int locked = 0;
+    if (cc_pipe_g != NULL && !atomic_load(&a->finished)) {
+        /* Queued events first, unless their thread is stuck (it may be the one that faulted). */
+        cc_pipe_drain_bounded(cc_pipe_g, 200, &locked);
     }
-    if (a->session != NULL) {
-        cc_session_event(a->session, ev);
+    if (ev != NULL && !atomic_load(&a->finished) && pthread_rwlock_tryrdlock(&a->lock) == 0) {
+        if (a->session != NULL) {
+            cc_session_event(a->session, ev);
+        }
+        if (a->recorder != NULL) {
+            cc_evt_write(a->recorder, ev);
+        }
+        pthread_rwlock_unlock(&a->lock);
     }
-    if (a->recorder != NULL) {
-        cc_evt_write(a->recorder, ev);
+    if (ev != NULL && ev->h.kind == CC_EV_PROCESS_EXIT) {
+        atomic_store(&a->finished, 1);
     }
-    pthread_rwlock_unlock(&a->lock);
+    cc_agent_flush_outputs_unlocked();
+    if (locked) {
+        cc_pipe_unlock(cc_pipe_g);
+    }
 }
 
 void cc_agent_note(const char *fmt, ...)

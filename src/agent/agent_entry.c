@@ -48,7 +48,7 @@ static void cc_agent_init_once(void)
     }
     snprintf(a->tool, sizeof a->tool, "%s", tool);
     atomic_store(&a->next_launch_id, 1);
-    a->track = cc_agent_track_config();
+    a->track = cc_agent_track_config(a->tool);
     cc_self_time_init();
     if (strcmp(a->tool, "profile") == 0) { /* one tools API per process: CUPTI, not Sanitizer */
         cc_cupti_backend_start();
@@ -74,6 +74,7 @@ static void cc_agent_init_once(void)
     cc_instr_init(); /* memcheck: device checks */
     cc_progress_init(); /* run: progress marks for exact attribution */
     cc_access_init(); /* streamcheck: inferred access sets */
+    cc_agent_events_start(); /* the tool's analysis on its own thread */
     cc_agent_enable_callbacks();
 }
 

@@ -153,6 +153,7 @@ void cc_agent_close_outputs(uint32_t reason, int32_t code)
     /* Recordings define every stack they name. Without one, symbolizing every stack seen is
      * wasted work (10.3 s for 119 stacks of a PyTorch run with libdw): findings got theirs on
      * demand through the session's stack resolver. */
+    cc_agent_events_stop(); /* queued events are analysed before the stacks and the exit */
     if (a->recorder != NULL) {
         cc_agent_stacks_flush();
     }

@@ -21,7 +21,11 @@ static volatile sig_atomic_t cc_in_fatal;
 static void cc_on_exit(int status, void *arg)
 {
     (void)arg;
+    cc_agent_events_stop(); /* the event thread's queue is analysed before the summary */
     cc_self_time_report();
+    if (cc_self_time_on) {
+        cc_agent_events_report();
+    }
     cc_agent_close_outputs(CC_EXIT_NORMAL, status);
 }
 
@@ -54,10 +58,10 @@ static void cc_fatal_handler(int sig, siginfo_t *info, void *uctx)
             cc_agent_event_init(&ev, CC_EV_PROCESS_EXIT);
             ev.u.process_exit.reason = sig == SIGABRT ? CC_EXIT_ABORT : CC_EXIT_SIGNAL;
             ev.u.process_exit.code = sig;
-            cc_agent_emit_from_signal(&ev);
-            atomic_store(&cc_agent_g.finished, 1);
+            cc_agent_emit_final(&ev); /* queued events first, then this one; flushed */
+        } else {
+            cc_agent_emit_final(NULL);
         }
-        cc_agent_flush_outputs_unlocked();
         cc_in_fatal = 0;
     }
     if (prev_is_function) {
@@ -100,6 +104,7 @@ static void cc_install_signal_handlers(void)
 static void cc_before_fork(void)
 {
     /* Held across fork so that no event is half-written into a buffer the child would copy. */
+    cc_agent_events_fork_prepare();
     pthread_rwlock_wrlock(&cc_agent_g.lock);
     cc_agent_flush_outputs_unlocked();
 }
@@ -107,6 +112,7 @@ static void cc_before_fork(void)
 static void cc_after_fork_parent(void)
 {
     pthread_rwlock_unlock(&cc_agent_g.lock);
+    cc_agent_events_fork_parent();
 }
 
 static void cc_after_fork_child(void)
@@ -116,6 +122,7 @@ static void cc_after_fork_child(void)
      * would write the parent's summary). Their buffers were flushed before the fork. */
     pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;
     a->lock = fresh;
+    cc_agent_events_fork_child(); /* events are handed on at once in the child */
     int had_outputs = a->session != NULL;
     a->session = NULL;
     a->recorder = NULL;

@@ -20,9 +20,7 @@ static __attribute__((noreturn)) void cc_fast_exit(int status)
         cc_agent_event_init(&ev, CC_EV_PROCESS_EXIT);
         ev.u.process_exit.reason = CC_EXIT_FAST;
         ev.u.process_exit.code = status & 0xff;
-        cc_agent_emit_from_signal(&ev);
-        atomic_store(&a->finished, 1);
-        cc_agent_flush_outputs_unlocked();
+        cc_agent_emit_final(&ev); /* queued events first, then this one; flushed */
     }
     for (;;) {
         syscall(SYS_exit_group, status);

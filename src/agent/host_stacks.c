@@ -303,6 +303,8 @@ void cc_agent_stacks_flush(void)
 {
     uint64_t t0 = cc_stacks_timing() ? cc_agent_now_ns() : 0;
     unsigned nstacks = 0, nframes = 0;
+    /* Queued events first: findings among them resolve their stacks before the lock is held. */
+    cc_agent_events_drain();
     pthread_mutex_lock(&cc_stacks_lock);
     cc_raw_stack *r = cc_raw_head;
     cc_raw_head = NULL;

@@ -69,7 +69,8 @@ void cc_instr_init(void)
     g->client = cl;
     g->active = 1;
     /* Modules are unpatched and re-patched only at API exits (cc_instr_module_want). */
-    g->can_defer = (cc_agent_g.track & (CC_TRACK_RUNTIME | CC_TRACK_DRIVER)) != 0;
+    g->can_defer =
+        (cc_agent_g.track & (CC_TRACK_RUNTIME | CC_TRACK_DRIVER | CC_TRACK_APIWORK)) != 0;
     if (!g->can_defer) {
         cc_agent_note("%s: no API callbacks (CUCHECK_TRACK): modules stay patched after their "
                       "kernels were checked", cl->name);

@@ -122,6 +122,52 @@ static void cc_enable_api(Sanitizer_CallbackDomain domain, const Sanitizer_Callb
     }
 }
 
+/* CC_TRACK_APIWORK: the calls whose parameters or answers the translators read. Launch calls
+ * (streamcheck's inferred access sets read their arguments), stream and event queries (a
+ * "complete" answer orders work), stream creation (its flags), capture begin and end (launches
+ * into a capturing stream). The runtime's calls are watched as well as the driver's, so that a
+ * driver call the runtime makes on its own behalf is told apart. */
+static const Sanitizer_CallbackId cc_work_runtime_calls[] = {
+    SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel,
+    SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel,
+    SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC,
+    SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamQuery,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamQuery_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaEventQuery,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamCreateWithFlags,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamCreateWithPriority,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCapture,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCapture_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCaptureToGraph,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCaptureToGraph_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamEndCapture,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamEndCapture_ptsz,
+};
+static const Sanitizer_CallbackId cc_work_driver_calls[] = {
+    SANITIZER_CBID_DRIVER_API_cuLaunchKernel,
+    SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel,
+    SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx,
+    SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuStreamQuery,
+    SANITIZER_CBID_DRIVER_API_cuStreamQuery_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuEventQuery,
+    SANITIZER_CBID_DRIVER_API_cuStreamCreate,
+    SANITIZER_CBID_DRIVER_API_cuStreamCreateWithPriority,
+    SANITIZER_CBID_DRIVER_API_cuStreamBeginCapture,
+    SANITIZER_CBID_DRIVER_API_cuStreamBeginCapture_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuStreamBeginCapture_v2,
+    SANITIZER_CBID_DRIVER_API_cuStreamBeginCapture_v2_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuStreamBeginCaptureToGraph,
+    SANITIZER_CBID_DRIVER_API_cuStreamBeginCaptureToGraph_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuStreamEndCapture,
+    SANITIZER_CBID_DRIVER_API_cuStreamEndCapture_ptsz,
+};
+
 /* Only the callbacks the translators use are enabled (each enabled callback costs on every
  * call of its kind, whatever the agent then does with it). */
 void cc_agent_enable_callbacks(void)
@@ -179,9 +225,19 @@ void cc_agent_enable_callbacks(void)
     if (t & CC_TRACK_RUNTIME) {
         cc_enable_api(SANITIZER_CB_DOMAIN_RUNTIME_API, cc_quiet_runtime_calls,
                       sizeof cc_quiet_runtime_calls / sizeof cc_quiet_runtime_calls[0]);
+    } else if (t & CC_TRACK_APIWORK) {
+        for (size_t i = 0; i < sizeof cc_work_runtime_calls / sizeof cc_work_runtime_calls[0];
+             i++) {
+            cc_enable(SANITIZER_CB_DOMAIN_RUNTIME_API, cc_work_runtime_calls[i]);
+        }
     }
     if (t & CC_TRACK_DRIVER) {
         cc_enable_api(SANITIZER_CB_DOMAIN_DRIVER_API, cc_quiet_driver_calls,
                       sizeof cc_quiet_driver_calls / sizeof cc_quiet_driver_calls[0]);
+    } else if (t & CC_TRACK_APIWORK) {
+        for (size_t i = 0; i < sizeof cc_work_driver_calls / sizeof cc_work_driver_calls[0];
+             i++) {
+            cc_enable(SANITIZER_CB_DOMAIN_DRIVER_API, cc_work_driver_calls[i]);
+        }
     }
 }

@@ -2,8 +2,10 @@
  * CLI passes in CUCHECK_OPTIONS) is "on"/"all" (the default), "off"/"none" (subscribe only),
  * "callbacks" (every callback enabled, each returning at once: the bare price of subscribing, the
  * baseline that benchmarks compare tracking against), or a comma list of groups: resource,
- * launch, memcpy, memset, sync, events, graphs, runtime, driver, stacks; "api" is runtime +
- * driver; a group prefixed with '-' is removed ("on,-stacks"). */
+ * launch, memcpy, memset, sync, events, graphs, runtime, driver, stacks, apiwork; "api" is
+ * runtime + driver; a group prefixed with '-' is removed ("on,-stacks"). "apiwork" enables only
+ * the API calls whose parameters the tracking reads (without runtime and driver). Without a
+ * setting each tool has its default: everything, but "on,-api,apiwork" for streamcheck. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@ static const struct {
     {"events", CC_TRACK_EVENTS},    {"graphs", CC_TRACK_GRAPHS},    {"runtime", CC_TRACK_RUNTIME},
     {"driver", CC_TRACK_DRIVER},    {"api", CC_TRACK_RUNTIME | CC_TRACK_DRIVER},
     {"stacks", CC_TRACK_STACKS},    {"callbacks", CC_TRACK_ALL | CC_TRACK_IDLE},
+    {"apiwork", CC_TRACK_APIWORK},
 };
 
 /* Parses spec; 0 on success with *out set. */
@@ -60,20 +63,24 @@ static int cc_track_parse(const char *spec, uint32_t *out)
     return 0;
 }
 
-uint32_t cc_agent_track_config(void)
+uint32_t cc_agent_track_config(const char *tool)
 {
+    uint32_t dflt = CC_TRACK_ALL;
+    if (strcmp(tool, "streamcheck") == 0) {
+        dflt = (CC_TRACK_ALL & ~(CC_TRACK_RUNTIME | CC_TRACK_DRIVER)) | CC_TRACK_APIWORK;
+    }
     const char *spec = getenv(CC_ENV_TRACK);
     cc_options *opts = NULL;
     if (spec == NULL || spec[0] == '\0') {
         opts = cc_options_parse(getenv(CC_ENV_OPTIONS));
         spec = opts != NULL ? cc_options_get(opts, "track") : NULL;
     }
-    uint32_t bits = CC_TRACK_ALL;
+    uint32_t bits = dflt;
     if (spec != NULL && cc_track_parse(spec, &bits) != 0) {
         fprintf(stderr, "cucheck: track='%s' is not 'on', 'off', 'callbacks' or a list of "
                         "resource, launch, memcpy, memset, sync, events, graphs, runtime, "
-                        "driver, api, stacks: tracking everything\n", spec);
-        bits = CC_TRACK_ALL;
+                        "driver, api, apiwork, stacks: using the default\n", spec);
+        bits = dflt;
     }
     cc_options_free(opts);
     return bits;

@@ -24,7 +24,7 @@ void cc_agent_fill_launch(cc_event *ev, const Sanitizer_LaunchData *d)
     l->device = (int32_t)d->device;
     l->module = cc_agent_handle_id(d->module);
     l->function = cc_agent_handle_id(d->function);
-    l->name = d->functionName != NULL ? d->functionName : "";
+    l->name = cc_agent_kernel_name(d->function, d->functionName);
     l->grid[0] = d->gridDim_x;
     l->grid[1] = d->gridDim_y;
     l->grid[2] = d->gridDim_z;

@@ -93,8 +93,8 @@ void cc_agent_emit_accesses(uint64_t launch_id, uint32_t source, const cc_al_acc
 void cc_agent_emit_final(const cc_event *ev);
 /* Hands events to the session and the recorder on the calling thread (the event pipe's sink). */
 void cc_agent_hand_on(const cc_event *evs, size_t n, void *arg);
-/* The event thread (event_pipe.h): started after the outputs open (CUCHECK_EVENT_THREAD: 1 or
- * 0, else on when the process may run on two CPUs or more); stopped, its queue analysed, before
+/* The event thread (event_pipe.h): started after the outputs open (CUCHECK_EVENT_THREAD: on or
+ * off, else on for streamcheck when the process may run on two CPUs or more); stopped, its queue analysed, before
  * the outputs close; drained where a caller needs every earlier event analysed; fork hooks. */
 #define CC_ENV_EVENT_THREAD "CUCHECK_EVENT_THREAD"
 void cc_agent_events_start(void);

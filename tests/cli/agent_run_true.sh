@@ -29,6 +29,16 @@ out="$(CUCHECK_SELF_TIME=1 "$CUCHECK" run --track callbacks -- sh -c 'echo hi' 2
 check "--track callbacks" 0 $?
 [ "$out" = "hi" ] || { echo "FAIL --track callbacks: stdout '$out'"; fail=1; }
 if grep -q "track=" "$tmp/err"; then echo "FAIL --track callbacks: $(cat "$tmp/err")"; fail=1; fi
+# streamcheck's default group list and the event-thread switch are valid values too
+for et in 0 1; do
+    out="$(CUCHECK_TRACK=on,-api,apiwork CUCHECK_EVENT_THREAD=$et "$CUCHECK" streamcheck -- \
+           sh -c 'echo hi' 2>"$tmp/err")"
+    check "apiwork, event thread $et" 0 $?
+    [ "$out" = "hi" ] || { echo "FAIL apiwork, event thread $et: stdout '$out'"; fail=1; }
+    if grep -q "track=\|malformed\|not 'on'" "$tmp/err"; then
+        echo "FAIL apiwork, event thread $et: $(cat "$tmp/err")"; fail=1
+    fi
+done
 out="$(CUCHECK_TRACK=bogus "$CUCHECK" run -- sh -c 'echo hi' 2>"$tmp/err")"; rc=$?
 check "malformed track" 0 $rc
 [ "$out" = "hi" ] || { echo "FAIL malformed track: stdout '$out'"; fail=1; }

@@ -118,6 +118,7 @@ int cc_agent_stream_capturing(CUstream stream);
 /* kernel_names.c: the name of a launched kernel as a string that lives as long as the process
  * (launch events are analysed after their callback returned). */
 const char *cc_agent_kernel_name(const void *function, const char *source);
+void cc_agent_kernel_names_after_fork(void); /* fork child: a fresh lock */
 
 /* agent_ids.c: CUDA handles to event ids. */
 uint64_t cc_agent_stream_id(CUstream stream, Sanitizer_StreamHandle handle);

@@ -1,10 +1,10 @@
 /* Delivering events: every translated callback goes through cc_agent_emit, which stamps nothing
  * itself (cc_agent_event_init did) and hands the event to the session (the tool) and, when
  * recording, to the .cuevt writer; cc_agent_emit_many hands several at once (a launch's access
- * set). With the event thread (event_pipe.h; CUCHECK_EVENT_THREAD, on by default for streamcheck
- * when the process may use two CPUs or more) frequent events are queued and the tool analyses them off
- * the program's threads; the rest are handed on at once, in order. In a fork child the outputs
- * are opened on the first event, and events are handed on at once. */
+ * set). With the event thread (event_pipe.h; CUCHECK_EVENT_THREAD, on by default for
+ * streamcheck when the process may use two CPUs or more) frequent events are queued and the tool
+ * analyses them off the program's threads; the rest are handed on at once, in order. In a fork
+ * child the outputs are opened on the first event, and events are handed on at once. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

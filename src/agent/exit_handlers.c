@@ -131,6 +131,7 @@ static void cc_after_fork_child(void)
     atomic_store(&a->reopen_pending, had_outputs);
     cc_agent_patches_after_fork();
     cc_agent_stacks_after_fork();
+    cc_agent_kernel_names_after_fork();
 }
 
 void cc_agent_install_exit_handlers(void)

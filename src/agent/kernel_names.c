@@ -86,3 +86,10 @@ const char *cc_agent_kernel_name(const void *function, const char *source)
     local->copy = copy;
     return copy;
 }
+
+void cc_agent_kernel_names_after_fork(void)
+{
+    /* Another thread may have held the lock at the fork; the kept names stay valid. */
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    cc_kn_lock = fresh;
+}

@@ -83,6 +83,14 @@ static void cc_enable(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid
     }
 }
 
+static void cc_enable_list(Sanitizer_CallbackDomain domain, const Sanitizer_CallbackId *cbids,
+                           size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cc_enable(domain, cbids[i]);
+    }
+}
+
 /* Runtime calls whose only possible errors repeat one already reported elsewhere: getters of
  * the current device and of the last error (which echo an earlier failure), capture-state
  * queries PyTorch makes around every launch. Skipping them keeps the API callbacks off the
@@ -191,9 +199,8 @@ void cc_agent_enable_callbacks(void)
             SANITIZER_CBID_RESOURCE_VIRTUAL_RESERVE,
             SANITIZER_CBID_RESOURCE_VIRTUAL_RELEASE,
         };
-        for (size_t i = 0; i < sizeof resource / sizeof resource[0]; i++) {
-            cc_enable(SANITIZER_CB_DOMAIN_RESOURCE, resource[i]);
-        }
+        cc_enable_list(SANITIZER_CB_DOMAIN_RESOURCE, resource,
+                       sizeof resource / sizeof resource[0]);
     }
     if (t & CC_TRACK_LAUNCH) {
         cc_enable(SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN);
@@ -214,9 +221,7 @@ void cc_agent_enable_callbacks(void)
             SANITIZER_CBID_EVENTS_RECORD,      SANITIZER_CBID_EVENTS_STREAM_WAIT,
             SANITIZER_CBID_EVENTS_SYNCHRONIZE,
         };
-        for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
-            cc_enable(SANITIZER_CB_DOMAIN_EVENTS, events[i]);
-        }
+        cc_enable_list(SANITIZER_CB_DOMAIN_EVENTS, events, sizeof events / sizeof events[0]);
     }
     if (t & CC_TRACK_GRAPHS) {
         cc_enable(SANITIZER_CB_DOMAIN_GRAPHS, SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN);
@@ -226,18 +231,14 @@ void cc_agent_enable_callbacks(void)
         cc_enable_api(SANITIZER_CB_DOMAIN_RUNTIME_API, cc_quiet_runtime_calls,
                       sizeof cc_quiet_runtime_calls / sizeof cc_quiet_runtime_calls[0]);
     } else if (t & CC_TRACK_APIWORK) {
-        for (size_t i = 0; i < sizeof cc_work_runtime_calls / sizeof cc_work_runtime_calls[0];
-             i++) {
-            cc_enable(SANITIZER_CB_DOMAIN_RUNTIME_API, cc_work_runtime_calls[i]);
-        }
+        cc_enable_list(SANITIZER_CB_DOMAIN_RUNTIME_API, cc_work_runtime_calls,
+                       sizeof cc_work_runtime_calls / sizeof cc_work_runtime_calls[0]);
     }
     if (t & CC_TRACK_DRIVER) {
         cc_enable_api(SANITIZER_CB_DOMAIN_DRIVER_API, cc_quiet_driver_calls,
                       sizeof cc_quiet_driver_calls / sizeof cc_quiet_driver_calls[0]);
     } else if (t & CC_TRACK_APIWORK) {
-        for (size_t i = 0; i < sizeof cc_work_driver_calls / sizeof cc_work_driver_calls[0];
-             i++) {
-            cc_enable(SANITIZER_CB_DOMAIN_DRIVER_API, cc_work_driver_calls[i]);
-        }
+        cc_enable_list(SANITIZER_CB_DOMAIN_DRIVER_API, cc_work_driver_calls,
+                       sizeof cc_work_driver_calls / sizeof cc_work_driver_calls[0]);
     }
 }

@@ -74,6 +74,18 @@ static void check_sink(const cc_event *evs, size_t n, void *arg)
     atomic_fetch_sub(&st->inside, 1);
 }
 
+/* A pipe over a fresh sink_state whose sink sleeps slow_ns per batch, its thread started. */
+static cc_pipe *started_pipe(sink_state *st, unsigned slots_log2, int slow_ns)
+{
+    memset(st, 0, sizeof *st);
+    st->slow_ns = slow_ns;
+    cc_pipe *p = cc_pipe_create(slots_log2, check_sink, st);
+    if (p != NULL) {
+        cc_pipe_start(p);
+    }
+    return p;
+}
+
 typedef struct producer {
     cc_pipe *pipe;
     uint32_t id;
@@ -186,10 +198,7 @@ static void kinds(void)
 static void stop_with_backlog(void)
 {
     sink_state st;
-    memset(&st, 0, sizeof st);
-    st.slow_ns = 200000;
-    cc_pipe *p = cc_pipe_create(10, check_sink, &st);
-    cc_pipe_start(p);
+    cc_pipe *p = started_pipe(&st, 10, 200000);
     for (uint64_t seq = 0; seq < 500; seq++) {
         cc_event ev;
         make_event(&ev, 0, seq);
@@ -214,10 +223,7 @@ static void stop_with_backlog(void)
 static void bounded_drain(void)
 {
     sink_state st;
-    memset(&st, 0, sizeof st);
-    st.slow_ns = 300000000;
-    cc_pipe *p = cc_pipe_create(6, check_sink, &st);
-    cc_pipe_start(p);
+    cc_pipe *p = started_pipe(&st, 6, 300000000);
     cc_event ev;
     make_event(&ev, 0, 1); /* an ACCESS: queued */
     ev.h.timestamp = 0;
@@ -249,9 +255,7 @@ static void bounded_drain(void)
 static void fork_hooks(void)
 {
     sink_state st;
-    memset(&st, 0, sizeof st);
-    cc_pipe *p = cc_pipe_create(8, check_sink, &st);
-    cc_pipe_start(p);
+    cc_pipe *p = started_pipe(&st, 8, 0);
     for (uint64_t seq = 0; seq < 100; seq++) {
         cc_event ev;
         make_event(&ev, 0, seq);

@@ -37,10 +37,33 @@ static uint64_t CUPTIAPI monotonic_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+static int part_off(const char *part);
+
+/* Kernel timestamps from the Hardware Event System instead of CUPTI's software instrumentation
+ * of every launch (which costs about a microsecond per launch, docs/profile.md). CUPTI offers
+ * it on Blackwell and later, once the driver is initialized: asked for when the first context
+ * is created; elsewhere CUPTI declines and the software path stays. */
+static void try_hardware_trace(void)
+{
+    static atomic_int asked;
+    if (atomic_exchange(&asked, 1) || part_off("hwtrace") || !cc_cupti.ActivityEnableHWTrace)
+        return;
+    CUptiResult r = cc_cupti.ActivityEnableHWTrace(1);
+    cc_cupti_note("CUPTI: kernel timestamps from %s", r == CUPTI_SUCCESS
+                      ? "the hardware event system"
+                      : "software instrumentation (hardware trace declined)");
+    if (r != CUPTI_SUCCESS) cc_cupti_note("CUPTI: cuptiActivityEnableHWTrace: %s",
+                                          cc_cupti_result_string(r));
+}
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
     (void)userdata;
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        try_hardware_trace();
+        return;
+    }
     if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR && data) {
         const CUpti_StateData *s = data;
         fprintf(stderr, "cucheck: CUPTI reported a fatal error (%s): %s; profiling stops here\n",
@@ -52,7 +75,6 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 
 /* Whether an API function is one the profile traces: launches, copies, memsets, allocations,
  * synchronisations, graph launches. */
-static int part_off(const char *part);
 
 static int traced_api(const char *name)
 {
@@ -69,8 +91,8 @@ static int traced_api(const char *name)
 
 /* CUCHECK_PROFILE_OFF: a comma list of parts left off, to measure what each costs
  * (docs/profile.md): kernel, memcpy, memset, sync, marker, api, apiextra (API records of
- * launches, copies and memsets only), tscb (CUPTI's own clock instead of the monotonic-clock
- * timestamp callback). */
+ * launches, copies and memsets only), hwtrace (no hardware kernel timestamps), tscb (CUPTI's
+ * own clock instead of the monotonic-clock timestamp callback). */
 static int part_off(const char *part)
 {
     const char *v = getenv("CUCHECK_PROFILE_OFF");
@@ -272,6 +294,8 @@ int cc_cupti_backend_start(void)
         return -1;
     }
     cc_cupti.EnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
+    cc_cupti.EnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                            CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     if (part_off("tscb") || !cc_cupti.ActivityRegisterTimestampCallback ||
         cc_cupti.ActivityRegisterTimestampCallback(monotonic_ns) != CUPTI_SUCCESS) {
         uint64_t now = 0;

@@ -68,6 +68,7 @@ int cc_cupti_load(char *err, size_t errlen)
     SYM(ActivityDisable, "cuptiActivityDisable", 1);
     SYM(ActivityEnableRuntimeApi, "cuptiActivityEnableRuntimeApi", 0);
     SYM(ActivityEnableDriverApi, "cuptiActivityEnableDriverApi", 0);
+    SYM(ActivityEnableHWTrace, "cuptiActivityEnableHWTrace", 0);
     SYM(ActivityRegisterCallbacks, "cuptiActivityRegisterCallbacks", 1);
     SYM(ActivityRegisterTimestampCallback, "cuptiActivityRegisterTimestampCallback", 0);
     SYM(ActivityGetNextRecord, "cuptiActivityGetNextRecord", 1);

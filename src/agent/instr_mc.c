@@ -117,6 +117,14 @@ static int mc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     hdr->flags = cc_instr_g.cfg.stop_on_error ? CC_MC_FLAG_STOP : 0;
     hdr->ntable = cc_instr_g.ntable;
     hdr->table = c->dev_table;
+    if (cc_instr_g.ntable <= CC_MC_INLINE_RANGES) { /* the rest of the header stays zeroed */
+        hdr->ninline = (uint32_t)cc_instr_g.ntable;
+        if (cc_instr_g.ntable > 0) {
+            memcpy(hdr->inline_table, cc_instr_g.table, cc_instr_g.ntable * sizeof(cc_mc_range));
+        }
+    } else {
+        hdr->ninline = CC_MC_INLINE_RANGES + 1;
+    }
     hdr->sites = c->slots[slot].host;
     const cc_instr_module *m = cc_instr_module_find(d->module);
     cc_mc_launch_fill_windows(hdr, d, m != NULL ? m->cubin : NULL, m != NULL ? m->cubin_size : 0);

@@ -166,6 +166,9 @@ static __device__ __noinline__ SanitizerPatchResult cc_mc_global_miss(cc_mc_laun
                                                                       uint64_t a, uint32_t size,
                                                                       uint32_t flags)
 {
+    if (!__isGlobal((const void *)(uintptr_t)a)) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
     uint32_t violation = cc_mc_heap_verdict(L->heap, a, size);
     if (violation != 0u) {
         cc_mc_record(L, pc, a, size, flags, CC_PATCH_SPACE_GLOBAL, violation);
@@ -178,6 +181,9 @@ static __device__ __noinline__ SanitizerPatchResult
 cc_mc_global_report(cc_mc_launch *L, uint64_t pc, uint64_t a, uint32_t size, uint32_t flags,
                     uint32_t violation)
 {
+    if (!__isGlobal((const void *)(uintptr_t)a)) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
     cc_mc_record(L, pc, a, size, flags, CC_PATCH_SPACE_GLOBAL, violation);
     return cc_mc_verdict(L, violation);
 }
@@ -187,7 +193,7 @@ static __device__ __noinline__ SanitizerPatchResult cc_mc_global_large(cc_mc_lau
                                                                        uint64_t a, uint32_t size,
                                                                        uint32_t flags)
 {
-    if (cc_mc_in_table(L->table, L->ntable, a, size)) {
+    if (cc_mc_in_table(L->table, L->ntable, a, size) || !__isGlobal((const void *)(uintptr_t)a)) {
         return SANITIZER_PATCH_SUCCESS;
     }
     uint32_t violation = cc_mc_heap_verdict(L->heap, a, size); // as cc_mc_global_miss, one call
@@ -206,29 +212,31 @@ cc_mc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
     if (L == nullptr) {
         return SANITIZER_PATCH_SUCCESS; // not a checked launch
     }
-    // One cache line: issue the three loads together rather than one after the other.
+    // Scalar loads at fixed offsets from L, not one vector load: the patch is bound by memory
+    // instructions per call (its register saves included), not by their latency (measured).
     uint32_t magic = L->magic;
-    uint64_t n = L->ntable;
-    const cc_mc_range *t = L->table;
-    // __isGlobal: a generic access to shared/local memory is not checked here.
-    if (magic != CC_MC_LAUNCH_MAGIC || !__isGlobal(ptr)) {
+    uint32_t n = L->ninline;
+    if (magic != CC_MC_LAUNCH_MAGIC) {
         return SANITIZER_PATCH_SUCCESS;
     }
+    // A generic access to shared or local memory is not checked here; whether the address is
+    // global is asked only on the slow paths (an address inside an allocation is global).
     uint64_t a = (uint64_t)(uintptr_t)ptr;
     if (accessSize > 1u && (a & (uint64_t)(accessSize - 1u)) != 0u) {
         return cc_mc_global_report(L, pc, a, accessSize, flags, CC_MC_VIOL_MISALIGNED);
     }
-    if (n > 8) {
+    if (n > CC_MC_INLINE_RANGES) {
         return cc_mc_global_large(L, pc, a, accessSize, flags);
     }
-    // Up to 8 ranges (most programs, and PyTorch's caching allocator with its few large
-    // segments): scanned in order.
-    uint64_t i = 0;
+    // Up to CC_MC_INLINE_RANGES ranges, in the header, sorted by base: the last one that starts
+    // at or below a must contain the whole access.
+    const cc_mc_range *t = L->inline_table;
+    uint32_t i = 0;
 #pragma unroll 1
     while (i < n && t[i].base <= a) {
         i++;
     }
-    if (i > 0 && a + accessSize <= t[i - 1].end) {
+    if (i > 0u && a + accessSize <= t[i - 1].end) {
         return SANITIZER_PATCH_SUCCESS;
     }
     return cc_mc_global_miss(L, pc, a, accessSize, flags);
@@ -238,15 +246,15 @@ cc_mc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
 // the aligned static part plus %dynamic_smem_size and %total_smem_size (the launch's whole
 // allocation, rounded up to the allocation unit), so that an over-aligned extern array never
 // reads as an overrun.
-static __device__ __forceinline__ uint32_t cc_mc_smem_end(const cc_mc_launch *L)
+static __device__ __forceinline__ uint32_t cc_mc_smem_end(const cc_mc_launch *L, uint32_t end)
 {
     uint32_t dyn, total;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
-    uint32_t end = L->smem_lo + L->smem_static;
     if (dyn != 0u) {
         asm("mov.u32 %0, %%total_smem_size;" : "=r"(total));
-        uint32_t aligned = (L->smem_static + CC_MC_DYN_SMEM_ALIGN - 1u) & ~(CC_MC_DYN_SMEM_ALIGN - 1u);
-        uint32_t e1 = L->smem_lo + aligned + dyn, e2 = L->smem_lo + total;
+        uint32_t lo = L->smem_lo;
+        uint32_t aligned = (end - lo + CC_MC_DYN_SMEM_ALIGN - 1u) & ~(CC_MC_DYN_SMEM_ALIGN - 1u);
+        uint32_t e1 = lo + aligned + dyn, e2 = lo + total;
         end = e1 > e2 ? e1 : e2;
     }
     return end;
@@ -254,17 +262,19 @@ static __device__ __forceinline__ uint32_t cc_mc_smem_end(const cc_mc_launch *L)
 
 // Shared and local accesses arrive as offsets in the block's/thread's window: alignment, and
 // the window's end where the launch carries it (CC_MC_FLAG_SHARED_WINDOW / _LOCAL_WINDOW).
+// flags and smem_end come from the caller's one load of the header's first 16 bytes.
 static __device__ __forceinline__ uint32_t cc_mc_window_violation(const cc_mc_launch *L, uint64_t a,
-                                                                  uint32_t size, uint16_t space)
+                                                                  uint32_t size, uint16_t space,
+                                                                  uint32_t flags, uint32_t smem_end)
 {
     if (size > 1u && (a & (uint64_t)(size - 1u)) != 0u) {
         return CC_MC_VIOL_MISALIGNED;
     }
-    if (space == CC_PATCH_SPACE_SHARED && (L->flags & CC_MC_FLAG_SHARED_WINDOW)) {
+    if (space == CC_PATCH_SPACE_SHARED && (flags & CC_MC_FLAG_SHARED_WINDOW)) {
         uint64_t off = a & CC_MC_SMEM_OFFSET_MASK;
-        return off + size > cc_mc_smem_end(L) ? CC_MC_VIOL_WINDOW : 0u;
+        return off + size > cc_mc_smem_end(L, smem_end) ? CC_MC_VIOL_WINDOW : 0u;
     }
-    if (space == CC_PATCH_SPACE_LOCAL && (L->flags & CC_MC_FLAG_LOCAL_WINDOW)) {
+    if (space == CC_PATCH_SPACE_LOCAL && (flags & CC_MC_FLAG_LOCAL_WINDOW)) {
         uint64_t off = a & 0xffffffffull;
         return off + size > L->local_end ? CC_MC_VIOL_WINDOW : 0u;
     }
@@ -286,11 +296,15 @@ cc_mc_window_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
                     uint16_t space)
 {
     cc_mc_launch *L = (cc_mc_launch *)userdata;
-    if (L == nullptr || L->magic != CC_MC_LAUNCH_MAGIC) {
+    if (L == nullptr) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    const uint4 head = *reinterpret_cast<const uint4 *>(L); // magic, ninline, flags, smem_end
+    if (head.x != CC_MC_LAUNCH_MAGIC) {
         return SANITIZER_PATCH_SUCCESS;
     }
     uint64_t a = (uint64_t)(uintptr_t)ptr;
-    uint32_t violation = cc_mc_window_violation(L, a, accessSize, space);
+    uint32_t violation = cc_mc_window_violation(L, a, accessSize, space, head.z, head.w);
     if (violation == 0u) {
         return SANITIZER_PATCH_SUCCESS;
     }
@@ -328,7 +342,8 @@ cc_mc_memcpy_async(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_
     if (v != 0u) {
         cc_mc_record(L, pc, a, accessSize, CC_PATCH_ACCESS_READ, CC_PATCH_SPACE_GLOBAL, v);
     }
-    uint32_t w = cc_mc_window_violation(L, dst, accessSize, CC_PATCH_SPACE_SHARED);
+    uint32_t w = cc_mc_window_violation(L, dst, accessSize, CC_PATCH_SPACE_SHARED, L->flags,
+                                        L->smem_end);
     if (w != 0u) {
         cc_mc_record(L, pc, dst, accessSize, CC_PATCH_ACCESS_WRITE, CC_PATCH_SPACE_SHARED, w);
     }
@@ -398,6 +413,27 @@ cc_mc_device_free(void *userdata, uint64_t pc, void *ptr)
     return cc_mc_verdict(L, violation);
 }
 
+// ---- the floor (CUCHECK_MC_PATCH=floor): patched calls that check nothing ----
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_floor_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
+                const void *pData)
+{
+    (void)userdata, (void)pc, (void)ptr, (void)accessSize, (void)flags, (void)pData;
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_floor_memcpy_async(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_t accessSize)
+{
+    (void)userdata, (void)pc, (void)src, (void)dst, (void)accessSize;
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+static_assert(cc_same_type<decltype(&cc_floor_access), SanitizerCallbackMemoryAccess>::value,
+              "floor access patch signature");
+static_assert(cc_same_type<decltype(&cc_floor_memcpy_async), SanitizerCallbackMemcpyAsync>::value,
+              "floor cp.async patch signature");
 static_assert(cc_same_type<decltype(&cc_mc_global_access), SanitizerCallbackMemoryAccess>::value,
               "memcheck global patch signature");
 static_assert(cc_same_type<decltype(&cc_mc_shared_access), SanitizerCallbackMemoryAccess>::value,

@@ -29,12 +29,17 @@
 #define CC_PATCH_FN_MC_MEMCPY_ASYNC "cc_mc_memcpy_async"     /* cp.async global -> shared */
 #define CC_PATCH_FN_MC_DEVICE_MALLOC "cc_mc_device_malloc"   /* malloc / aligned malloc */
 #define CC_PATCH_FN_MC_DEVICE_FREE "cc_mc_device_free"
+/* Empty patches (CUCHECK_MC_PATCH=floor): the same instruction classes patched with functions
+ * that return at once, to measure in one run what the patched calls cost without any check. */
+#define CC_PATCH_FN_FLOOR_ACCESS "cc_floor_access"
+#define CC_PATCH_FN_FLOOR_MEMCPY_ASYNC "cc_floor_memcpy_async"
 
 #define CC_MC_LAUNCH_MAGIC 0x4b434d43u /* "CMCK" */
+#define CC_MC_INLINE_RANGES 8          /* tables this small travel in the launch header */
 #define CC_MC_MAX_SITES 64
 #define CC_MC_SAMPLES 4
 #define CC_MC_FLAG_STOP 0x1u           /* the faulty warp exits before the invalid access */
-#define CC_MC_FLAG_SHARED_WINDOW 0x2u  /* smem_lo/smem_static are set: shared window checks */
+#define CC_MC_FLAG_SHARED_WINDOW 0x2u  /* smem_lo/smem_end are set: shared window checks */
 #define CC_MC_FLAG_LOCAL_WINDOW 0x4u   /* local_end is set: local window checks */
 
 /* Violations (same values as CC_VIOLATION_* in cucheck/event.h). */
@@ -105,18 +110,25 @@ typedef struct cc_mc_site {   /* host-visible; valid flags are written last */
 } cc_mc_site;
 
 typedef struct cc_mc_launch { /* device memory; uploaded whole before each checked launch */
+    /* The fields the patches read on every call come first: magic with the inline count (the
+     * global patch's one 8-byte load), flags and the shared window's end (the shared patch's
+     * one 16-byte load). A copy of the table rides in the header when it has at most
+     * CC_MC_INLINE_RANGES entries (most programs, and PyTorch's caching allocator with its few
+     * segments), at a fixed offset. The patches are bound by memory instructions per call. */
     uint32_t magic;
+    uint32_t ninline;         /* entries of inline_table, or CC_MC_INLINE_RANGES + 1: use table */
     uint32_t flags;           /* CC_MC_FLAG_* */
+    /* Windows; 0 (a zeroed header) = not checked. */
+    uint32_t smem_end;        /* CC_MC_FLAG_SHARED_WINDOW: end of the static shared bytes */
+    uint32_t smem_lo;         /* CC_MC_FLAG_SHARED_WINDOW: first byte the program owns */
+    uint32_t local_end;       /* CC_MC_FLAG_LOCAL_WINDOW: local offsets must stay below it */
+    uint64_t reserved0;
+    cc_mc_range inline_table[CC_MC_INLINE_RANGES];
     uint64_t ntable;
     const cc_mc_range *table; /* device pointer, sorted by base */
     cc_mc_site *sites;        /* pinned host memory, CC_MC_MAX_SITES of them */
     unsigned int overflow;    /* violations that found no free site */
     unsigned int reserved;
-    /* Windows and the device heap; 0 / NULL (a zeroed header) = not checked. */
-    uint32_t smem_lo;         /* CC_MC_FLAG_SHARED_WINDOW: first byte the program owns */
-    uint32_t smem_static;     /* static shared bytes from smem_lo on */
-    uint32_t local_end;       /* CC_MC_FLAG_LOCAL_WINDOW: local offsets must stay below it */
-    uint32_t reserved2;
     cc_mc_heap *heap;         /* the context's device-heap table (device memory) or NULL */
     unsigned long long keys[CC_MC_MAX_SITES]; /* 0 = free, else pc * 8 + violation */
     unsigned int counts[CC_MC_MAX_SITES];     /* threads per site */

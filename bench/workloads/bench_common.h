@@ -1,7 +1,9 @@
 /* Shared by the benchmark workloads: CHECK() for CUDA runtime calls, a monotonic host clock,
  * and the one output line the runner reads: BENCH_TIME_MS = milliseconds per timed iteration
  * (after warm-up), measured on the host around the launches and a final synchronize, so runs
- * with different iteration counts compare. */
+ * with different iteration counts compare. With BENCH_MEMINFO set it also prints
+ * BENCH_DEVICE_USED_MIB, the device memory in use (cudaMemGetInfo) while the workload's buffers
+ * are still allocated: what the process holds, a checking tool's own memory included. */
 #ifndef CUCHECK_BENCH_COMMON_H
 #define CUCHECK_BENCH_COMMON_H
 
@@ -31,6 +33,9 @@ static inline void bench_report(const char *name, double ms, int iters)
 {
     printf("%s: %d timed iterations, %.3f ms per iteration\n", name, iters, ms / iters);
     printf("BENCH_TIME_MS %.6f\n", ms / iters);
+    size_t free_bytes = 0, total_bytes = 0;
+    if (getenv("BENCH_MEMINFO") != NULL && cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+        printf("BENCH_DEVICE_USED_MIB %.1f\n", (double)(total_bytes - free_bytes) / 1048576.0);
 }
 
 #endif

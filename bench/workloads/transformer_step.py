@@ -3,7 +3,9 @@ mixed precision (bf16 autocast) and AdamW: 4 encoder layers, d_model 512, 8 head
 batch 16, vocabulary 8192. Runs --warmup untimed steps, then --steps timed ones, and prints
 BENCH_TIME_MS, the milliseconds per timed step. With BENCH_TORCH_PROFILER=1 the timed steps run
 under
-torch.profiler (CPU + CUDA activities), the profiler anchor of bench/workloads.json.
+torch.profiler (CPU + CUDA activities), the profiler anchor of bench/workloads.json. With
+BENCH_MEMINFO=1 it also prints the device memory in use at the end (BENCH_DEVICE_USED_MIB) and
+the most the caching allocator reserved (BENCH_PROGRAM_MIB).
 Without torch or CUDA it prints BENCH_SKIPPED and exits 0.
 """
 import argparse
@@ -82,6 +84,10 @@ def main():
     print("transformer_step: %d timed steps, %.3f ms per step, last loss %.4f"
           % (args.steps, ms / args.steps, loss.item()))
     print("BENCH_TIME_MS %.6f" % (ms / args.steps))
+    if os.environ.get("BENCH_MEMINFO"):
+        free, total = torch.cuda.mem_get_info()
+        print("BENCH_DEVICE_USED_MIB %.1f" % ((total - free) / 1048576.0))
+        print("BENCH_PROGRAM_MIB %.1f" % (torch.cuda.max_memory_reserved() / 1048576.0))
     return 0
 
 

@@ -23,8 +23,8 @@ table="$out/memcheck_memory.md"
 row() { # name program_mib native adaptive full cs
     awk -v n="$1" -v p="$2" -v nat="$3" -v ad="$4" -v fu="$5" -v cs="$6" 'BEGIN {
         lim = p * 0.10; if (lim < 256) lim = 256;
-        printf "| %s | %s | %s | %s (+%.0f) | %s (+%.0f) | %s | %.0f |\n", n, p, nat, ad, ad - nat, fu, fu - nat,
-               (cs == "" ? "-" : sprintf("%s (+%.0f)", cs, cs - nat)), lim }' >>"$table"
+        printf "| %s | %s | %s | %s (%+.0f) | %s (%+.0f) | %s | %.0f |\n", n, p, nat, ad, ad - nat, fu, fu - nat,
+               (cs == "" ? "-" : sprintf("%s (%+.0f)", cs, cs - nat)), lim }' >>"$table"
 }
 # Buffers each CUDA workload allocates (bench/workloads/*.cu), MiB.
 declare -A buffers=([vecadd]=768 [reduce]=256 [stencil]=128 [gemm_cublas]=192)

@@ -75,7 +75,6 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 
 /* Whether an API function is one the profile traces: launches, copies, memsets, allocations,
  * synchronisations, graph launches. */
-
 static int traced_api(const char *name)
 {
     static const char *const parts[] = {

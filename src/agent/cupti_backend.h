@@ -37,7 +37,7 @@ typedef struct cc_cupti_api {
     CUptiResult (*ActivityDisable)(CUpti_ActivityKind);
     CUptiResult (*ActivityEnableRuntimeApi)(CUpti_CallbackId, uint8_t);
     CUptiResult (*ActivityEnableDriverApi)(CUpti_CallbackId, uint8_t);
-    CUptiResult (*ActivityEnableHWTrace)(uint8_t); /* CUDA 12.8+; NULL when absent */
+    CUptiResult (*ActivityEnableHWTrace)(uint8_t); /* NULL in a CUPTI without it */
     CUptiResult (*ActivityRegisterCallbacks)(CUpti_BuffersCallbackRequestFunc,
                                              CUpti_BuffersCallbackCompleteFunc);
     CUptiResult (*ActivityRegisterTimestampCallback)(CUpti_TimestampCallbackFunc);

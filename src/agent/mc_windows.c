@@ -51,7 +51,7 @@ static struct {
 } cc_mcw = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* CUCHECK_MC_PATCH=floor: the memory-access classes patched with empty functions (no check,
- * no report; a measuring aid, docs/memcheck.md "The floor"). */
+ * no report; a measuring aid, docs/memcheck.md "How it works", bench/memcheck_floor.sh). */
 #define CC_ENV_MC_PATCH "CUCHECK_MC_PATCH"
 
 static const cc_mc_patch_class cc_mcw_floor_classes[] = {

@@ -43,6 +43,8 @@ typedef struct cc_instr_client {
     size_t nclasses;
     size_t dev_bytes;              /* per-slot device header (<= CC_INSTR_HDR_MAX) */
     size_t host_bytes;             /* per-slot pinned host records (0: none) */
+    size_t header_ranges;          /* tables this small travel in the header (fill copies
+                                    * them): the context's device table is not uploaded */
     /* Launch policy: 1 if this launch runs instrumented (m NULL: a module never seen). It
      * patches/unpatches the module as needed (cc_instr_module_want). */
     int (*decide)(const Sanitizer_LaunchData *d, struct cc_instr_module *m, const cc_event *launch);

@@ -146,7 +146,7 @@ void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
 static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (cc_instr_ctx_sync_table(c, d->hStream) != 0) {
+    if (g->ntable > g->client->header_ranges && cc_instr_ctx_sync_table(c, d->hStream) != 0) {
         return -1;
     }
     int slot = cc_instr_slot_take(c);

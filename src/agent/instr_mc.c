@@ -4,6 +4,7 @@
  * block)), the cc_mc_launch header of a checked launch, and the drain at LAUNCH_END: the
  * violations in the slot's pinned records become CC_EV_DEVICE_ACCESS_ERROR events (pc ->
  * file:line from the module's cubin). Every function here runs with cc_instr_g.lock held. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agent.h"
@@ -116,14 +117,18 @@ static int mc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     hdr->magic = CC_MC_LAUNCH_MAGIC;
     hdr->flags = cc_instr_g.cfg.stop_on_error ? CC_MC_FLAG_STOP : 0;
     hdr->ntable = cc_instr_g.ntable;
-    hdr->table = c->dev_table;
-    if (cc_instr_g.ntable <= CC_MC_INLINE_RANGES) { /* the rest of the header stays zeroed */
+    if (cc_instr_g.ntable <= CC_MC_INLINE_RANGES) {
+        /* The table travels in the header (the rest stays zeroed), and every reader of
+         * L->table reads that copy: the context's device table was not uploaded for it. */
         hdr->ninline = (uint32_t)cc_instr_g.ntable;
         if (cc_instr_g.ntable > 0) {
             memcpy(hdr->inline_table, cc_instr_g.table, cc_instr_g.ntable * sizeof(cc_mc_range));
         }
+        hdr->table = (const cc_mc_range *)((char *)c->slots[slot].dev +
+                                           offsetof(cc_mc_launch, inline_table));
     } else {
         hdr->ninline = CC_MC_INLINE_RANGES + 1;
+        hdr->table = c->dev_table;
     }
     hdr->sites = c->slots[slot].host;
     const cc_instr_module *m = cc_instr_module_find(d->module);
@@ -232,6 +237,7 @@ static cc_instr_client cc_mc_client = {
     .nclasses = 0, /* filled from cc_mc_patch_classes() by cc_mc_client_init */
     .dev_bytes = sizeof(cc_mc_launch),
     .host_bytes = sizeof(cc_mc_site) * CC_MC_MAX_SITES,
+    .header_ranges = CC_MC_INLINE_RANGES,
     .decide = mc_decide,
     .fill = mc_fill,
     .unbound = NULL,

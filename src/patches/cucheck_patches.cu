@@ -37,13 +37,12 @@ static __device__ __noinline__ uint64_t cc_mc_upper_large(const cc_mc_range *t, 
     return lo;
 }
 
-// The same for any table: up to 8 ranges are scanned in order, with few registers.
-static __device__ __forceinline__ uint64_t cc_mc_upper(const cc_mc_range *t, uint64_t n, uint64_t a)
+// The same for a table of at most CC_MC_INLINE_RANGES ranges: scanned in order, with a 32-bit
+// index (a 64-bit one cost the global patch one more saved register).
+static __device__ __forceinline__ uint32_t cc_mc_upper_small(const cc_mc_range *t, uint32_t n,
+                                                             uint64_t a)
 {
-    if (n > 8) {
-        return cc_mc_upper_large(t, n, a);
-    }
-    uint64_t i = 0;
+    uint32_t i = 0;
 #pragma unroll 1
     while (i < n && t[i].base <= a) {
         i++;
@@ -51,11 +50,22 @@ static __device__ __forceinline__ uint64_t cc_mc_upper(const cc_mc_range *t, uin
     return i;
 }
 
-// 1 if [a, a + size) lies inside one live allocation of the launch's table.
+// 1 if [a, a + size) lies inside one of the n <= CC_MC_INLINE_RANGES ranges of t.
+static __device__ __forceinline__ bool cc_mc_in_small_table(const cc_mc_range *t, uint32_t n,
+                                                            uint64_t a, uint32_t size)
+{
+    uint32_t i = cc_mc_upper_small(t, n, a);
+    return i > 0u && a + size <= t[i - 1].end;
+}
+
+// 1 if [a, a + size) lies inside one live allocation of the launch's table (any size).
 static __device__ __forceinline__ bool cc_mc_in_table(const cc_mc_range *t, uint64_t n, uint64_t a,
                                                       uint32_t size)
 {
-    uint64_t i = cc_mc_upper(t, n, a);
+    if (n <= CC_MC_INLINE_RANGES) {
+        return cc_mc_in_small_table(t, (uint32_t)n, a, size);
+    }
+    uint64_t i = cc_mc_upper_large(t, n, a);
     return i > 0 && a + size <= t[i - 1].end;
 }
 
@@ -228,15 +238,8 @@ cc_mc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
     if (n > CC_MC_INLINE_RANGES) {
         return cc_mc_global_large(L, pc, a, accessSize, flags);
     }
-    // Up to CC_MC_INLINE_RANGES ranges, in the header, sorted by base: the last one that starts
-    // at or below a must contain the whole access.
-    const cc_mc_range *t = L->inline_table;
-    uint32_t i = 0;
-#pragma unroll 1
-    while (i < n && t[i].base <= a) {
-        i++;
-    }
-    if (i > 0u && a + accessSize <= t[i - 1].end) {
+    // Up to CC_MC_INLINE_RANGES ranges, in the header, sorted by base.
+    if (cc_mc_in_small_table(L->inline_table, n, a, accessSize)) {
         return SANITIZER_PATCH_SUCCESS;
     }
     return cc_mc_global_miss(L, pc, a, accessSize, flags);
@@ -375,13 +378,7 @@ cc_mc_memcpy_async(void *userdata, uint64_t pc, void *src, uint32_t dst, uint32_
     if (n > CC_MC_INLINE_RANGES || (accessSize > 1u && (a & (uint64_t)(accessSize - 1u)) != 0u)) {
         return cc_mc_memcpy_async_slow(L, pc, src, dst, accessSize);
     }
-    const cc_mc_range *t = L->inline_table;
-    uint32_t i = 0;
-#pragma unroll 1
-    while (i < n && t[i].base <= a) {
-        i++;
-    }
-    if (i > 0u && a + accessSize <= t[i - 1].end) {
+    if (cc_mc_in_small_table(L->inline_table, n, a, accessSize)) {
         return SANITIZER_PATCH_SUCCESS;
     }
     return cc_mc_memcpy_async_slow(L, pc, src, dst, accessSize);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agent.h"
+#include "instr.h"
 #include "self_time.h"
 
 static const int cc_fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
@@ -21,6 +22,7 @@ static volatile sig_atomic_t cc_in_fatal;
 static void cc_on_exit(int status, void *arg)
 {
     (void)arg;
+    cc_instr_on_process_end(0); /* memcheck: launches its exit hook did not read */
     cc_agent_events_stop(); /* the event thread's queue is analysed before the summary */
     cc_self_time_report();
     if (cc_self_time_on) {
@@ -51,6 +53,7 @@ static void cc_fatal_handler(int sig, siginfo_t *info, void *uctx)
                                : (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN);
     if (!cc_in_fatal) {
         cc_in_fatal = 1;
+        cc_instr_on_process_end(1); /* memcheck: records of launches not read yet, no wait */
         if (!prev_is_function) {
             /* The default action ends the process: say so in the stream. A program handler may
              * recover (a JVM does), so with one installed only the buffers are flushed. */
@@ -132,6 +135,7 @@ static void cc_after_fork_child(void)
     cc_agent_patches_after_fork();
     cc_agent_stacks_after_fork();
     cc_agent_kernel_names_after_fork();
+    cc_instr_after_fork_child();
 }
 
 void cc_agent_install_exit_handlers(void)

@@ -11,11 +11,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "agent.h"
+#include "instr.h"
 
 static __attribute__((noreturn)) void cc_fast_exit(int status)
 {
     cc_agent *a = &cc_agent_g;
     if (getpid() == a->pid && !atomic_load(&a->reopen_pending) && !atomic_load(&a->finished)) {
+        cc_instr_on_process_end(1); /* memcheck: records of launches not read yet, no wait */
         cc_event ev;
         cc_agent_event_init(&ev, CC_EV_PROCESS_EXIT);
         ev.u.process_exit.reason = CC_EXIT_FAST;

@@ -23,11 +23,36 @@
 #define CC_INSTR_MAX_CLASSES 8     /* instruction classes a client patches */
 
 typedef struct cc_instr_slot {
-    int busy;
+    int busy;                      /* bound to a launch that was not drained yet */
+    int pending;                   /* its launch call returned; read at the next drain point */
+    int draining;                  /* a drain took it (and may be waiting for its stream) */
     void *dev;                     /* the client's header in device memory (its patches' userdata) */
     void *host;                    /* the client's pinned host records (NULL if it has none) */
     void *extra;                   /* the client's own per-slot state (it allocates and frees it) */
+    /* Uploads go from pinned staging (a copy from pageable memory may wait for the stream):
+     * the header, then the allocation table. The slot owns it until its launch is drained. */
+    unsigned char *stage;
+    size_t stage_cap;              /* bytes */
+    cc_mc_range *table_dev;        /* this slot's device copy of the table (larger tables) */
+    size_t table_cap;              /* ranges */
+    uint64_t table_version;        /* cc_instr_g.version it holds (UINT64_MAX: none) */
+    /* The launch it is bound to (for a drain after LAUNCH_END) */
+    uint64_t launch_id;
+    uint64_t order;                /* binding order: drains emit in launch order */
+    CUstream stream;
+    Sanitizer_StreamHandle hstream;
+    CUmodule module;
+    const char *function_name;     /* the launch event's name (lives as long as the process) */
+    uint64_t function_pc;          /* where the kernel's code starts, and its size (pcs the */
+    uint64_t function_size;        /* patches report -> offsets), 0 if unknown */
 } cc_instr_slot;
+
+/* A drained launch, as the client's drain sees it. */
+typedef struct cc_instr_done {
+    uint64_t launch_id;
+    Sanitizer_StreamHandle hstream; /* for reading device memory back (device_ok only) */
+    const char *function_name;
+} cc_instr_done;
 
 struct cc_instr_ctx;
 struct cc_instr_module;
@@ -59,10 +84,17 @@ typedef struct cc_instr_client {
      * 0: keep it on (memcheck: an unbound launch is an unchecked one, and its shape may not be
      * asked for again; measured with tests/gpu/memcheck/mc_late_kernel.cu). */
     int end_dynamic;
-    /* At LAUNCH_END, after the stream was synchronized (device_ok: the device is readable):
-     * read the slot back, emit events for launch_id, reset it. Returns 1 to stop the program. */
-    int (*drain)(struct cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d,
-                 struct cc_instr_module *m, int device_ok, uint64_t launch_id);
+    /* 1: the launch's results may be read later than its LAUNCH_END (memcheck, whose records
+     * are pinned host memory): at the program's own synchronizations, when slots run out, at a
+     * sticky error, module unload, stream or context destroy and exit, so that the program's
+     * host thread never waits for a checked launch. 0: read at LAUNCH_END (streamcheck: the
+     * launch's access set is needed before the program's next operation is analysed). */
+    int deferred_drain;
+    /* After the launch finished (device_ok: the device is readable; 0 after a sticky error or
+     * when the wait failed): read the slot back, emit events for l->launch_id, reset it.
+     * Returns 1 to stop the program. */
+    int (*drain)(struct cc_instr_ctx *c, int slot, const cc_instr_done *l,
+                 struct cc_instr_module *m, int device_ok);
     /* A context's buffers were just made: set up per-context client state (c->client_state,
      * e.g. a device heap table). 0 ok, else the context runs uninstrumented. May be NULL. */
     int (*ctx_init)(struct cc_instr_ctx *c);
@@ -75,13 +107,11 @@ typedef struct cc_instr_client {
 
 typedef struct cc_instr_ctx {
     CUcontext ctx;
-    uint64_t table_version;        /* version of the device table */
-    cc_mc_range *dev_table;
-    size_t dev_cap;                /* ranges the device buffer holds */
     cc_instr_slot slots[CC_INSTR_SLOTS];
     void *dev_slots;               /* one device allocation for all slots' headers */
     void *host_slots;              /* one pinned allocation for all slots' host records */
     void *client_state;            /* the client's per-context state (ctx_init/ctx_destroy) */
+    int nbusy;                     /* slots bound */
     int broken;                    /* allocation failed: no checks in this context */
 } cc_instr_ctx;
 
@@ -119,10 +149,11 @@ typedef struct cc_instr_state {
     uint64_t checked_launches;
     uint64_t no_slot;              /* launches that found no free slot */
     int stop_pending;              /* --on-error stop: stop after this launch */
-    /* retired device tables, freed when no checked launch is in flight */
-    struct { CUcontext ctx; void *ptr; } graveyard[64];
-    size_t ngrave;
-    int inflight;
+    int inflight;                  /* slots bound and not drained yet */
+    uint64_t bind_order;           /* cc_instr_slot.order of the next binding */
+    int deferred_drain;            /* the client's deferred_drain, unless --on-error stop or
+                                    * CUCHECK_DRAIN=launch */
+    uint64_t drain_waits;          /* waits for a free slot (every slot held a launch) */
     int deferred_due;              /* some module has a pending (un)patch (read without the lock) */
     int can_defer;                 /* API exit callbacks are enabled: modules may be unpatched */
     /* LAUNCH_END callbacks are needed only while a launch is instrumented: for a client with
@@ -146,10 +177,30 @@ void cc_instr_table_add(uint64_t base, uint64_t size, int weak);
 void cc_instr_table_remove(uint64_t base);
 cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx);          /* creates; NULL if broken */
 void cc_instr_ctx_destroy(CUcontext ctx);
-/* Upload the table if it changed (and wait for it on hStream). 0 ok. */
-int cc_instr_ctx_sync_table(cc_instr_ctx *c, Sanitizer_StreamHandle hStream);
 int cc_instr_slot_take(cc_instr_ctx *c);                /* index or -1 */
-void cc_instr_free_graveyard(void);
+/* Give the slot's staging at least `bytes` and its device table at least `ranges` entries
+ * (the slot is not bound). 0 ok. */
+int cc_instr_slot_reserve(cc_instr_ctx *c, int slot, size_t bytes, size_t ranges);
+
+/* instr_drain.c: reading bound slots back (callers hold cc_instr_g.lock; the functions that
+ * wait release it while they wait). Which pending launches a drain takes: */
+typedef enum cc_instr_drain_scope {
+    CC_DRAIN_ALL,                  /* every context */
+    CC_DRAIN_CONTEXT,              /* key: CUcontext */
+    CC_DRAIN_STREAM,               /* key: CUstream (with ctx) */
+    CC_DRAIN_MODULE,               /* key: CUmodule */
+} cc_instr_drain_scope;
+/* Drain the pending launches in scope, oldest first. wait: synchronize their streams first
+ * (else the caller knows they finished: the program synchronized, or the device is gone);
+ * device_ok: the device may be read. Returns 1 if the client asked to stop the program. */
+int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, int wait,
+                   int device_ok, const char *why);
+/* Drain one slot now (its launch finished or the device is gone). */
+int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok);
+/* Register the exit drain (once): called at the first deferred launch. */
+void cc_instr_exit_hook_once(void);
+/* Stop the program after a drain that asked for it (--on-error stop); does not return. */
+void cc_instr_stop_program(uint64_t launch_id);
 
 /* instr_modules.c (callers hold cc_instr_g.lock) */
 cc_instr_module *cc_instr_module_find(CUmodule m);
@@ -178,8 +229,14 @@ const cc_instr_client *cc_mc_client_init(void);
 /* sc_client.c: streamcheck's client; NULL when --mode api (nothing instrumented). */
 const cc_instr_client *cc_sc_client_init(void);
 
-/* pc (as the patch saw it) -> offset in the kernel and file:line. */
-void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t pc, uint64_t *offset,
-                         const char **file, uint32_t *line);
+/* Where a kernel's code starts and its size (sanitizerGetFunctionPcAndSize, asked once per
+ * function and cached until its module unloads: a slot read at exit must not need the
+ * Sanitizer, whose state may be gone by then). 0 if unknown. */
+void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
+                          uint64_t *pc, uint64_t *size);
+/* pc (as the patch saw it) -> offset in the kernel (fpc, fsize: cc_instr_function_pc) and
+ * file:line from the module's cubin. */
+void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t fpc, uint64_t fsize,
+                         uint64_t pc, uint64_t *offset, const char **file, uint32_t *line);
 
 #endif

@@ -1,11 +1,13 @@
 /* Instrumentation manager, entry points (instr.h): activation (memcheck or streamcheck as the
  * client), the allocation and module callbacks, and per launch: at LAUNCH_BEGIN the client's
- * policy decides, the table is brought up to date, a slot is taken, the client fills its header,
- * which is uploaded on the launch's stream and bound with sanitizerSetLaunchCallbackData; at
- * LAUNCH_END the agent waits for the launch (sanitizerStreamSynchronize) and the client drains
- * the slot (memcheck: violations, readable from pinned memory even when the kernel faulted;
- * streamcheck: access ranges), emitting events with the launch's id. A client may ask to stop
- * the program after a launch (memcheck --on-error stop). */
+ * policy decides, a slot is taken, the allocation table (when it does not ride in the header)
+ * and the header the client fills are staged in the slot's pinned buffer and uploaded on the
+ * launch's stream (no wait: the launch is ordered after them), and the slot is bound with
+ * sanitizerSetLaunchCallbackData. At LAUNCH_END the slot is drained (instr_drain.c: memcheck's
+ * violations, readable from pinned memory even when the kernel faulted; streamcheck's access
+ * ranges) into events with the launch's id: at once after waiting for the stream, or, for a
+ * client with deferred_drain, later, when the launch is known to be done. A client may ask to
+ * stop the program after a launch (memcheck --on-error stop; its drains are never deferred). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +77,8 @@ void cc_instr_init(void)
         cc_agent_note("%s: no API callbacks (CUCHECK_TRACK): modules stay patched after their "
                       "kernels were checked", cl->name);
     }
+    const char *drain = getenv("CUCHECK_DRAIN");
+    g->deferred_drain = cl->deferred_drain && !(drain != NULL && strcmp(drain, "launch") == 0);
     const char *end = getenv("CUCHECK_LAUNCH_END");
     g->end_always = end != NULL && strcmp(end, "always") == 0;
     if (sanitizerEnableCallback(1, cc_agent_g.subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
@@ -130,41 +134,97 @@ void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
     case SANITIZER_CBID_RESOURCE_MODULE_LOADED:
         cc_instr_module_loaded(data);
         break;
-    case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
-        cc_instr_module_unloading(((const Sanitizer_ResourceModuleData *)data)->module);
+    case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING: {
+        /* Its pending launches' pcs resolve through the module: read them first. */
+        CUmodule module = ((const Sanitizer_ResourceModuleData *)data)->module;
+        cc_instr_drain(CC_DRAIN_MODULE, NULL, module, 1, 1, "module unload");
+        cc_instr_module_unloading(module);
         break;
-    case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
-        cc_instr_ctx_destroy(((const Sanitizer_ResourceContextData *)data)->context);
+    }
+    case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING: {
+        CUcontext ctx = ((const Sanitizer_ResourceContextData *)data)->context;
+        cc_instr_drain(CC_DRAIN_CONTEXT, ctx, NULL, 1, 1, "context destroy");
+        cc_instr_ctx_destroy(ctx);
         break;
+    }
+    case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING: {
+        /* The stream handle is valid only until it is destroyed. */
+        const Sanitizer_ResourceStreamData *d = data;
+        cc_instr_drain(CC_DRAIN_STREAM, d->context, d->stream, 1, 1, "stream destroy");
+        break;
+    }
     default:
         break;
     }
     pthread_mutex_unlock(&g->lock);
 }
 
-/* Take a slot, fill and upload its header, bind it to the launch. The slot index or -1. */
-static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d)
+/* Take a slot, stage and upload the table (if the header cannot carry it) and the header the
+ * client fills, bind it to the launch. The slot index or -1. */
+static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_ev_launch *launch)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (g->ntable > g->client->header_ranges && cc_instr_ctx_sync_table(c, d->hStream) != 0) {
-        return -1;
-    }
+    const cc_instr_client *cl = g->client;
     int slot = cc_instr_slot_take(c);
     if (slot < 0) {
         g->no_slot++;
         return -1;
     }
-    _Alignas(16) unsigned char hdr[CC_INSTR_HDR_MAX];
-    memset(hdr, 0, g->client->dev_bytes);
-    if (g->client->fill(c, slot, d, hdr) == 0 &&
-        sanitizerMemcpyHostToDeviceAsync(c->slots[slot].dev, hdr, g->client->dev_bytes,
-                                         d->hStream) == SANITIZER_SUCCESS &&
-        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream,
-                                       c->slots[slot].dev) == SANITIZER_SUCCESS) {
+    cc_instr_slot *s = &c->slots[slot];
+    size_t hdr_bytes = (cl->dev_bytes + 15u) & ~(size_t)15u;
+    size_t nt = g->ntable > cl->header_ranges ? g->ntable : 0;
+    if (cc_instr_slot_reserve(c, slot, hdr_bytes + nt * sizeof(cc_mc_range), nt) != 0) {
+        goto unbound;
+    }
+    if (nt > 0 && s->table_version != g->version) {
+        /* The slot's previous launch was drained, so nothing reads its table any more. */
+        memcpy(s->stage + hdr_bytes, g->table, nt * sizeof(cc_mc_range));
+        s->table_version = UINT64_MAX;
+        if (sanitizerMemcpyHostToDeviceAsync(s->table_dev, s->stage + hdr_bytes,
+                                             nt * sizeof(cc_mc_range),
+                                             d->hStream) != SANITIZER_SUCCESS) {
+            goto unbound;
+        }
+        s->table_version = g->version;
+    }
+    memset(s->stage, 0, cl->dev_bytes);
+    if (cl->fill(c, slot, d, s->stage) == 0 &&
+        sanitizerMemcpyHostToDeviceAsync(s->dev, s->stage, cl->dev_bytes, d->hStream) ==
+            SANITIZER_SUCCESS &&
+        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, s->dev) ==
+            SANITIZER_SUCCESS) {
+        s->launch_id = launch->launch_id;
+        s->order = g->bind_order++;
+        s->stream = d->stream;
+        s->hstream = d->hStream;
+        s->module = d->module;
+        s->function_name = launch->name; /* the module's own string may go first */
+        cc_instr_function_pc(d->module, d->function, d->functionName, &s->function_pc,
+                             &s->function_size);
+        s->pending = 0;
+        s->draining = 0;
         return slot;
     }
-    c->slots[slot].busy = 0;
+unbound:
+    s->busy = 0;
+    c->nbusy--;
     return -1;
+}
+
+/* Every slot of the launch's context holds a launch not read yet: read the finished ones
+ * (waiting for their streams) so that this launch finds a slot. */
+static void make_room(const Sanitizer_LaunchData *d)
+{
+    cc_instr_state *g = &cc_instr_g;
+    for (size_t i = 0; i < g->nctx; i++) {
+        if (g->ctxs[i].ctx == d->context) {
+            if (g->ctxs[i].nbusy >= CC_INSTR_SLOTS) {
+                g->drain_waits++;
+                cc_instr_drain(CC_DRAIN_CONTEXT, d->context, NULL, 1, 1, "every slot in use");
+            }
+            return;
+        }
+    }
 }
 
 /* Whether a launch is being captured into a graph rather than run: such a launch must not be
@@ -182,6 +242,9 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
         return;
     }
     pthread_mutex_lock(&g->lock);
+    if (g->deferred_drain && g->inflight >= CC_INSTR_SLOTS) {
+        make_room(d); /* may release the lock while it waits: before anything is looked up */
+    }
     cc_instr_module *m = cc_instr_module_find(d->module);
     int want = g->client->decide(d, m, ev);
     /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and
@@ -194,7 +257,7 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
      * runs uninstrumented, like one that finds no free slot (the client's unbound). */
     cc_instr_ctx *c =
         want && end_ready && !cc_launch_captured(d) ? cc_instr_ctx_get(d->context) : NULL;
-    int slot = c != NULL ? bind_slot(c, d) : -1;
+    int slot = c != NULL ? bind_slot(c, d, &ev->u.launch) : -1;
     g->quiet_launches = slot >= 0 ? 0 : g->quiet_launches + 1;
     if (g->end_on && g->client->end_dynamic && !g->end_always && g->inflight == 0 &&
         g->quiet_launches >= CC_INSTR_END_QUIET && cc_instr_launch_end_callbacks(0) == 0 &&
@@ -262,25 +325,37 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
         return;
     }
     cc_cur.set = 0;
+    if (g->deferred_drain) {
+        /* Read later (instr_drain.c): the host thread goes on while the kernel runs. */
+        pthread_mutex_lock(&g->lock);
+        cc_instr_ctx *c = cc_instr_ctx_get(cc_cur.ctx);
+        if (c != NULL && c->slots[cc_cur.slot].busy) {
+            c->slots[cc_cur.slot].pending = 1;
+        }
+        pthread_mutex_unlock(&g->lock);
+        cc_instr_exit_hook_once();
+        return;
+    }
     /* The launch's results are complete once its stream is idle; a kernel that faulted still
      * left memcheck's records in pinned host memory. */
     int device_ok = sanitizerStreamSynchronize(d->hStream) == SANITIZER_SUCCESS;
     pthread_mutex_lock(&g->lock);
     cc_instr_ctx *c = cc_instr_ctx_get(cc_cur.ctx);
-    cc_instr_module *m = cc_instr_module_find(cc_cur.module);
     int stop = 0;
-    if (c != NULL) {
-        stop = g->client->drain(c, cc_cur.slot, d, m, device_ok, cc_cur.launch_id);
-        c->slots[cc_cur.slot].busy = 0;
+    if (c != NULL && c->slots[cc_cur.slot].busy) {
+        stop = cc_instr_drain_slot(c, cc_cur.slot, device_ok);
     }
-    g->inflight--;
-    cc_instr_free_graveyard();
-    const char *name = g->client->name;
     pthread_mutex_unlock(&g->lock);
     if (stop) {
-        fprintf(stderr, "cucheck: %s stops the program after an invalid access in launch "
-                        "#%llu (--on-error stop)\n", name, (unsigned long long)cc_cur.launch_id);
-        cc_agent_close_outputs(CC_EXIT_FAST, 1);
-        _exit(1);
+        cc_instr_stop_program(cc_cur.launch_id);
     }
+}
+
+void cc_instr_stop_program(uint64_t launch_id)
+{
+    fprintf(stderr, "cucheck: %s stops the program after an invalid access in launch "
+                    "#%llu (--on-error stop)\n", cc_instr_g.client->name,
+            (unsigned long long)launch_id);
+    cc_agent_close_outputs(CC_EXIT_FAST, 1);
+    _exit(1);
 }

@@ -1,9 +1,10 @@
 /* memcheck's client of the instrumentation manager (instr_internal.h): its patch (global
  * accesses, cc_mc_global_access), its launch policy (kernel include/exclude, launch skip/count,
  * --mode full: every launch, adaptive: --checks-per-kernel checked launches per (kernel, grid,
- * block)), the cc_mc_launch header of a checked launch, and the drain at LAUNCH_END: the
- * violations in the slot's pinned records become CC_EV_DEVICE_ACCESS_ERROR events (pc ->
- * file:line from the module's cubin). Every function here runs with cc_instr_g.lock held. */
+ * block)), the cc_mc_launch header of a checked launch, and the drain once the launch is done
+ * (deferred: instr_drain.c says when): the violations in the slot's pinned records become
+ * CC_EV_DEVICE_ACCESS_ERROR events (pc -> file:line from the module's cubin). Every function
+ * here runs with cc_instr_g.lock held. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,7 @@ static int mc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
                                            offsetof(cc_mc_launch, inline_table));
     } else {
         hdr->ninline = CC_MC_INLINE_RANGES + 1;
-        hdr->table = c->dev_table;
+        hdr->table = c->slots[slot].table_dev; /* staged and uploaded by the manager */
     }
     hdr->sites = c->slots[slot].host;
     const cc_instr_module *m = cc_instr_module_find(d->module);
@@ -179,8 +180,8 @@ static uint32_t access_flags_of(uint16_t f)
 
 /* Read the slot's sites, emit their events, clear them. Stop (1) after a violation with
  * --on-error stop. */
-static int mc_drain(cc_instr_ctx *c, int slot_index, const Sanitizer_LaunchData *d,
-                    cc_instr_module *m, int device_ok, uint64_t launch_id)
+static int mc_drain(cc_instr_ctx *c, int slot_index, const cc_instr_done *l, cc_instr_module *m,
+                    int device_ok)
 {
     cc_instr_slot *slot = &c->slots[slot_index];
     cc_mc_launch *dev = slot->dev;
@@ -195,7 +196,7 @@ static int mc_drain(cc_instr_ctx *c, int slot_index, const Sanitizer_LaunchData 
         }
         if (!have_counts && device_ok) {
             have_counts = sanitizerMemcpyDeviceToHost(counts, dev->counts, sizeof counts,
-                                                      d->hStream) == SANITIZER_SUCCESS;
+                                                      l->hstream) == SANITIZER_SUCCESS;
         }
         uint32_t nvalid = 0;
         const cc_mc_sample *x = first_sample(s, &nvalid);
@@ -203,9 +204,11 @@ static int mc_drain(cc_instr_ctx *c, int slot_index, const Sanitizer_LaunchData 
             cc_event ev;
             cc_agent_event_init(&ev, CC_EV_DEVICE_ACCESS_ERROR);
             cc_ev_device_access_error *e = &ev.u.device_access_error;
-            e->launch_id = launch_id;
-            e->kernel = d->functionName != NULL ? d->functionName : "";
-            cc_instr_resolve_pc(m, e->kernel, s->pc, &e->pc, &e->file, &e->line);
+            e->launch_id = l->launch_id;
+            e->kernel = l->function_name != NULL ? l->function_name : "";
+            cc_instr_resolve_pc(m, e->kernel, c->slots[slot_index].function_pc,
+                                c->slots[slot_index].function_size, s->pc, &e->pc, &e->file,
+                                &e->line);
             memcpy(e->block, x->block, sizeof e->block);
             memcpy(e->thread, x->thread, sizeof e->thread);
             e->address = x->address;
@@ -238,6 +241,7 @@ static cc_instr_client cc_mc_client = {
     .dev_bytes = sizeof(cc_mc_launch),
     .host_bytes = sizeof(cc_mc_site) * CC_MC_MAX_SITES,
     .header_ranges = CC_MC_INLINE_RANGES,
+    .deferred_drain = 1, /* not with --on-error stop (cc_mc_client_init) */
     .decide = mc_decide,
     .fill = mc_fill,
     .unbound = NULL,
@@ -252,6 +256,7 @@ const cc_instr_client *cc_mc_client_init(void)
     const cc_mc_patch_class *classes = NULL;
     size_t n = cc_mc_patch_classes(&classes);
     cc_mc_client.nclasses = 0;
+    cc_mc_client.deferred_drain = !cc_instr_g.cfg.stop_on_error; /* stop right after the launch */
     for (size_t i = 0; i < n && i < CC_INSTR_MAX_CLASSES; i++) {
         cc_mc_client.classes[i].id = classes[i].id;
         cc_mc_client.classes[i].fn = classes[i].fn;

@@ -15,6 +15,8 @@
 
 static uint64_t cc_cubin_bytes;
 
+static void forget_function_pcs(CUmodule module);
+
 cc_instr_module *cc_instr_module_find(CUmodule m)
 {
     for (size_t i = 0; i < cc_instr_g.nmods; i++) {
@@ -101,6 +103,7 @@ void cc_instr_module_unloading(CUmodule module)
     if (g->client != NULL && g->client->module_unloading != NULL) {
         g->client->module_unloading(module);
     }
+    forget_function_pcs(module);
     cc_instr_module *m = cc_instr_module_find(module);
     if (m == NULL) {
         return;
@@ -152,6 +155,15 @@ void cc_instr_apply_deferred(void)
 {
     cc_instr_state *g = &cc_instr_g;
     __atomic_store_n(&g->deferred_due, 0, __ATOMIC_RELEASE);
+    /* Launches not read yet resolve their pcs in the module as it was patched: read them
+     * before any module changes (rare: a module is unpatched at most CC_INSTR_MAX_REPATCH + 1
+     * times). The drain may release the lock while it waits. */
+    for (size_t i = 0; i < g->nmods && g->inflight > 0; i++) {
+        if (g->mods[i].unpatch_pending) {
+            cc_instr_drain(CC_DRAIN_ALL, NULL, NULL, 1, 1, "before unpatching a module");
+            break;
+        }
+    }
     for (size_t i = 0; i < g->nmods; i++) {
         cc_instr_module *m = &g->mods[i];
         if (m->unpatch_pending) {
@@ -167,8 +179,60 @@ void cc_instr_apply_deferred(void)
     }
 }
 
-void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t pc, uint64_t *offset,
-                         const char **file, uint32_t *line)
+#define CC_FN_PCS 8192 /* functions whose code range is cached: a power of two */
+
+typedef struct fn_pc_entry {
+    CUfunction function; /* NULL: empty */
+    CUmodule module;
+    uint64_t pc, size;
+} fn_pc_entry;
+
+static fn_pc_entry cc_fn_pcs[CC_FN_PCS];
+
+void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
+                          uint64_t *pc, uint64_t *size)
+{
+    *pc = 0;
+    *size = 0;
+    size_t h = ((uintptr_t)function >> 4) * 0x9e3779b97f4a7c15ull >> 51; /* 13 bits */
+    for (size_t i = 0; i < 16; i++) {
+        fn_pc_entry *e = &cc_fn_pcs[(h + i) & (CC_FN_PCS - 1)];
+        if (e->function == function && e->module == module) {
+            *pc = e->pc;
+            *size = e->size;
+            return;
+        }
+        if (e->function == NULL) {
+            if (name == NULL ||
+                sanitizerGetFunctionPcAndSize(module, name, pc, size) != SANITIZER_SUCCESS) {
+                *pc = 0;
+                *size = 0;
+            }
+            *e = (fn_pc_entry){function, module, *pc, *size};
+            return;
+        }
+    }
+    /* A full neighbourhood: ask each time. */
+    if (name == NULL || sanitizerGetFunctionPcAndSize(module, name, pc, size) != SANITIZER_SUCCESS) {
+        *pc = 0;
+        *size = 0;
+    }
+}
+
+/* A module is going: its functions' handles may be reused. */
+static void forget_function_pcs(CUmodule module)
+{
+    for (size_t i = 0; i < CC_FN_PCS; i++) {
+        if (cc_fn_pcs[i].function != NULL && cc_fn_pcs[i].module == module) {
+            /* Keep probing chains intact: a tombstone that matches no real function. */
+            cc_fn_pcs[i].function = (CUfunction)(uintptr_t)1;
+            cc_fn_pcs[i].module = NULL;
+        }
+    }
+}
+
+void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t fpc, uint64_t fsize,
+                         uint64_t pc, uint64_t *offset, const char **file, uint32_t *line)
 {
     *offset = pc;
     *file = "";
@@ -176,9 +240,7 @@ void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t pc, ui
     if (m == NULL || kernel == NULL) {
         return;
     }
-    uint64_t fpc = 0, fsize = 0;
-    if (sanitizerGetFunctionPcAndSize(m->module, kernel, &fpc, &fsize) == SANITIZER_SUCCESS &&
-        pc >= fpc && pc - fpc < fsize) {
+    if (fsize > 0 && pc >= fpc && pc - fpc < fsize) {
         *offset = pc - fpc;
     }
     if (m->cubin == NULL) {

@@ -1,7 +1,7 @@
-/* Instrumentation manager, state: the host copy of the live-allocation table (sorted ranges),
- * its device copies (one per context, re-uploaded only when the table changed), and each
- * context's pool of per-launch slots (the client's device header + pinned host records, sized
- * by the client).
+/* Instrumentation manager, state: the host copy of the live-allocation table (sorted ranges)
+ * and each context's pool of per-launch slots: the client's device header and pinned host
+ * records (sized by the client), and per slot a pinned staging buffer and a device copy of the
+ * table, so that an upload never waits and never touches memory a launch in flight reads.
  * Every function here runs with cc_instr_g.lock held. */
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +105,7 @@ static int ctx_setup(cc_instr_ctx *c)
         c->slots[i].host = cl->host_bytes > 0 ? (unsigned char *)c->host_slots + i * host_stride
                                               : NULL;
         c->slots[i].extra = NULL;
+        c->slots[i].table_version = UINT64_MAX;
     }
     return cl->ctx_init != NULL ? cl->ctx_init(c) : 0;
 }
@@ -125,7 +126,6 @@ cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx)
     cc_instr_ctx *c = &g->ctxs[g->nctx++];
     memset(c, 0, sizeof *c);
     c->ctx = ctx;
-    c->table_version = UINT64_MAX;
     if (ctx_setup(c) != 0) {
         c->broken = 1;
         cc_agent_note("%s: cannot allocate its per-launch buffers in context %p: "
@@ -140,14 +140,13 @@ void cc_instr_ctx_destroy(CUcontext ctx)
     cc_instr_state *g = &cc_instr_g;
     for (size_t i = 0; i < g->nctx; i++) {
         if (g->ctxs[i].ctx == ctx) {
-            /* The context's memory goes with it; the pinned host records too. */
-            for (size_t k = 0; k < g->ngrave;) {
-                if (g->graveyard[k].ctx == ctx) {
-                    g->graveyard[k] = g->graveyard[--g->ngrave]; /* gone with the context */
-                } else {
-                    k++;
+            /* The context's device memory goes with it; pinned memory is freed here. */
+            for (size_t k = 0; k < CC_INSTR_SLOTS; k++) {
+                if (g->ctxs[i].slots[k].stage != NULL) {
+                    sanitizerFreeHost(ctx, g->ctxs[i].slots[k].stage);
                 }
             }
+            g->inflight -= g->ctxs[i].nbusy; /* launches not drained go with the context */
             if (g->client->ctx_destroy != NULL) {
                 g->client->ctx_destroy(&g->ctxs[i]);
             }
@@ -160,62 +159,55 @@ void cc_instr_ctx_destroy(CUcontext ctx)
     }
 }
 
-int cc_instr_ctx_sync_table(cc_instr_ctx *c, Sanitizer_StreamHandle hStream)
-{
-    cc_instr_state *g = &cc_instr_g;
-    if (c->table_version == g->version) {
-        return 0;
-    }
-    size_t n = g->ntable > 0 ? g->ntable : 1;
-    /* A checked launch in flight may read the current buffer: never rewrite it under one. */
-    if (n > c->dev_cap || g->inflight > 0) {
-        size_t cap = 256;
-        while (cap < n) {
-            cap *= 2;
-        }
-        void *p = NULL;
-        if (sanitizerAlloc(c->ctx, &p, cap * sizeof(cc_mc_range)) != SANITIZER_SUCCESS) {
-            return -1;
-        }
-        if (c->dev_table != NULL) {
-            if (g->ngrave < sizeof g->graveyard / sizeof g->graveyard[0]) {
-                g->graveyard[g->ngrave].ctx = c->ctx; /* a launch may still read it */
-                g->graveyard[g->ngrave++].ptr = c->dev_table;
-            }
-        }
-        c->dev_table = p;
-        c->dev_cap = cap;
-    }
-    if (g->ntable > 0 &&
-        sanitizerMemcpyHostToDeviceAsync(c->dev_table, g->table, g->ntable * sizeof(cc_mc_range),
-                                         hStream) != SANITIZER_SUCCESS) {
-        return -1;
-    }
-    /* Launches on other streams read the same buffer: let the copy land before any of them. */
-    sanitizerStreamSynchronize(hStream);
-    c->table_version = g->version;
-    return 0;
-}
-
 int cc_instr_slot_take(cc_instr_ctx *c)
 {
     for (int i = 0; i < CC_INSTR_SLOTS; i++) {
         if (!c->slots[i].busy) {
             c->slots[i].busy = 1;
+            c->nbusy++;
             return i;
         }
     }
     return -1;
 }
 
-void cc_instr_free_graveyard(void)
+static size_t grow(size_t have, size_t want, size_t first)
 {
-    cc_instr_state *g = &cc_instr_g;
-    if (g->inflight != 0) {
-        return;
+    size_t cap = have > first ? have : first;
+    while (cap < want) {
+        cap *= 2;
     }
-    for (size_t i = 0; i < g->ngrave; i++) {
-        sanitizerFree(g->graveyard[i].ctx, g->graveyard[i].ptr);
+    return cap;
+}
+
+int cc_instr_slot_reserve(cc_instr_ctx *c, int slot, size_t bytes, size_t ranges)
+{
+    cc_instr_slot *s = &c->slots[slot];
+    if (bytes > s->stage_cap) {
+        size_t cap = grow(s->stage_cap, bytes, 4096);
+        void *p = NULL;
+        if (sanitizerAllocHost(c->ctx, &p, cap) != SANITIZER_SUCCESS) {
+            return -1;
+        }
+        if (s->stage != NULL) {
+            sanitizerFreeHost(c->ctx, s->stage);
+        }
+        s->stage = p;
+        s->stage_cap = cap;
     }
-    g->ngrave = 0;
+    if (ranges > s->table_cap) {
+        /* The slot is not bound: no launch reads its old table any more. */
+        size_t cap = grow(s->table_cap, ranges, 1024);
+        void *p = NULL;
+        if (sanitizerAlloc(c->ctx, &p, cap * sizeof(cc_mc_range)) != SANITIZER_SUCCESS) {
+            return -1;
+        }
+        if (s->table_dev != NULL) {
+            sanitizerFree(c->ctx, s->table_dev);
+        }
+        s->table_dev = p;
+        s->table_cap = cap;
+        s->table_version = UINT64_MAX;
+    }
+    return 0;
 }

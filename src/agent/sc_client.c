@@ -114,7 +114,7 @@ static int sc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     cc_sc_launch *hdr = out;
     hdr->magic = CC_SC_LAUNCH_MAGIC;
     hdr->ntable = n;
-    hdr->table = c->dev_table;
+    hdr->table = c->slots[slot].table_dev; /* staged and uploaded by the manager */
     hdr->acc = x->dev_acc;
     cc_sc_plan_cur.bound = 1;
     return 0;
@@ -127,21 +127,22 @@ static void sc_unbound(const Sanitizer_LaunchData *d)
 }
 
 
-static int sc_drain(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, cc_instr_module *m,
-                    int device_ok, uint64_t launch_id)
+static int sc_drain(cc_instr_ctx *c, int slot, const cc_instr_done *l, cc_instr_module *m,
+                    int device_ok)
 {
     (void)m;
+    uint64_t launch_id = l->launch_id;
     sc_slot *x = c->slots[slot].extra;
     if (x == NULL) {
         return 0;
     }
     cc_sc_launch hdr;
     if (!device_ok ||
-        sanitizerMemcpyDeviceToHost(&hdr, c->slots[slot].dev, sizeof hdr, d->hStream) !=
+        sanitizerMemcpyDeviceToHost(&hdr, c->slots[slot].dev, sizeof hdr, l->hstream) !=
             SANITIZER_SUCCESS ||
         (x->nsnap > 0 &&
          sanitizerMemcpyDeviceToHost(x->host_acc, x->dev_acc, x->nsnap * sizeof(cc_sc_range_acc),
-                                     d->hStream) != SANITIZER_SUCCESS)) {
+                                     l->hstream) != SANITIZER_SUCCESS)) {
         if (cc_sc_lost++ == 0) {
             cc_agent_note("streamcheck: cannot read the access ranges of launch #%llu back "
                           "(the kernel may have faulted); it has no access set",
@@ -177,12 +178,12 @@ static int sc_drain(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, cc
         cc_agent_emit_accesses(launch_id, CC_ACCESS_SRC_INFERRED, un, nu);
     }
     if (x->kernel != NULL && x->shape != NULL) {
-        cc_sc_learn_observe(x->kernel, x->shape, d->functionName, x->words, x->nwords, x->ranges,
+        cc_sc_learn_observe(x->kernel, x->shape, l->function_name, x->words, x->nwords, x->ranges,
                             nr, hdr.outside, hdr.outside_first);
     }
     x->shape = NULL;
     /* A launch that finds this header later with no binding of its own must not add to it. */
-    sanitizerMemset(c->slots[slot].dev, 0, sizeof(uint32_t), d->hStream);
+    sanitizerMemset(c->slots[slot].dev, 0, sizeof(uint32_t), l->hstream);
     return 0;
 }
 

@@ -153,6 +153,7 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
         cc_agent_stacks_flush(); /* a replay names the stacks of the launches it may blame */
     }
     if (cc_cuda_error_is_sticky(api, code)) {
+        cc_instr_on_sticky_error();    /* memcheck: the records of launches not read yet */
         cc_agent_coredump_on_sticky(); /* DEVICE_FAULT */
         cc_progress_on_sticky();       /* LAUNCH_PROGRESS */
     }

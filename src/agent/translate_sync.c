@@ -1,6 +1,7 @@
 /* Synchronization to events: stream/context synchronization (SYNCHRONIZE domain) and CUDA events
  * (EVENTS domain: create, destroy, record, stream wait, synchronize). */
 #include "agent.h"
+#include "instr.h"
 
 void cc_agent_on_synchronize(Sanitizer_CallbackId cbid, const void *data)
 {
@@ -8,10 +9,12 @@ void cc_agent_on_synchronize(Sanitizer_CallbackId cbid, const void *data)
     cc_event ev;
     switch (cbid) {
     case SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED:
+        cc_instr_on_synchronized(d->context, d->stream, 0); /* memcheck: its records, first */
         cc_agent_event_init(&ev, CC_EV_STREAM_SYNC);
         ev.u.sync.stream = cc_agent_stream_id(d->stream, d->hStream);
         break;
     case SANITIZER_CBID_SYNCHRONIZE_CONTEXT_SYNCHRONIZED:
+        cc_instr_on_synchronized(d->context, NULL, 1);
         cc_agent_event_init(&ev, CC_EV_CONTEXT_SYNC);
         break;
     default:

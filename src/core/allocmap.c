@@ -1,5 +1,6 @@
 /* The allocation map (allocmap.h): a sorted array of live allocations searched by binary search,
- * and a ring of the most recently freed ones. */
+ * a ring of the most recently freed ones, and a clock stamped on every add and free, so that a
+ * question can be asked about the map as it was earlier (cc_allocmap_where_at). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +17,12 @@ struct cc_allocmap {
     uint64_t max_end;
     cc_alloc_rec freed[CC_ALLOCMAP_FREED_HISTORY]; /* ring */
     size_t freed_next, nfreed;
-    uint64_t next_seq;
+    uint64_t clock; /* adds and frees so far */
 };
 
 cc_allocmap *cc_allocmap_new(void)
 {
     cc_allocmap *m = calloc(1, sizeof *m);
-    if (m != NULL) {
-        m->next_seq = 1;
-    }
     return m;
 }
 
@@ -60,6 +58,7 @@ static size_t upper_bound(const cc_allocmap *m, uint64_t addr)
 static void push_freed(cc_allocmap *m, const cc_alloc_rec *r)
 {
     m->freed[m->freed_next] = *r;
+    m->freed[m->freed_next].free_seq = ++m->clock;
     m->freed_next = (m->freed_next + 1) % CC_ALLOCMAP_FREED_HISTORY;
     if (m->nfreed < CC_ALLOCMAP_FREED_HISTORY) {
         m->nfreed++;
@@ -77,8 +76,8 @@ int cc_allocmap_add(cc_allocmap *m, const cc_alloc_rec *rec)
 {
     int retired = 0;
     cc_alloc_rec r = *rec;
-    r.seq = m->next_seq++;
     r.free_callsite = 0;
+    r.free_seq = 0;
     uint64_t end = rec_end(&r);
     /* Retire live allocations overlapping [base, end). */
     size_t i = upper_bound(m, r.base);
@@ -103,6 +102,7 @@ int cc_allocmap_add(cc_allocmap *m, const cc_alloc_rec *rec)
         m->live = p;
         m->cap = cap;
     }
+    r.seq = ++m->clock; /* after the retired ones' frees */
     size_t at = upper_bound(m, r.base);
     memmove(&m->live[at + 1], &m->live[at], (m->nlive - at) * sizeof m->live[0]);
     m->live[at] = r;
@@ -186,6 +186,18 @@ const cc_alloc_rec *cc_allocmap_find_freed(const cc_allocmap *m, uint64_t addr)
     return find_freed(m, addr, 0);
 }
 
+/* Of two allocations, the one nearer to addr (by distance to its nearest byte). */
+static const cc_alloc_rec *nearer(const cc_alloc_rec *before, const cc_alloc_rec *after,
+                                  uint64_t addr)
+{
+    if (before == NULL || after == NULL) {
+        return before != NULL ? before : after;
+    }
+    uint64_t d_before = addr - (rec_end(before) - (before->size > 0 ? 1 : 0));
+    uint64_t d_after = after->base - addr;
+    return d_after < d_before ? after : before;
+}
+
 const cc_alloc_rec *cc_allocmap_nearest(const cc_allocmap *m, uint64_t addr)
 {
     if (m->nlive == 0) {
@@ -197,15 +209,7 @@ const cc_alloc_rec *cc_allocmap_nearest(const cc_allocmap *m, uint64_t addr)
     if (before != NULL && addr < rec_end(before)) {
         return before;
     }
-    if (before == NULL) {
-        return after;
-    }
-    if (after == NULL) {
-        return before;
-    }
-    uint64_t d_before = addr - (rec_end(before) - (before->size > 0 ? 1 : 0));
-    uint64_t d_after = after->base - addr;
-    return d_after < d_before ? after : before;
+    return nearer(before, after, addr);
 }
 
 size_t cc_allocmap_live_count(const cc_allocmap *m)
@@ -253,15 +257,16 @@ static const char *kind_word(uint32_t kind)
     }
 }
 
-cc_where_info cc_allocmap_where(const cc_allocmap *m, uint64_t addr, uint64_t size, char *out,
-                                size_t outlen)
+/* The sentence for an address: in contains it, else freed (contains it, freed), else nearest. */
+static cc_where_info describe(const cc_alloc_rec *in, const cc_alloc_rec *freed,
+                              const cc_alloc_rec *nearest, uint64_t addr, uint64_t size,
+                              char *out, size_t outlen)
 {
     cc_where_info w = {CC_WHERE_NOWHERE, NULL, 0};
     uint64_t last = size > 0 ? addr + size - 1 : addr;
     if (last < addr) {
         last = UINT64_MAX;
     }
-    const cc_alloc_rec *in = cc_allocmap_find(m, addr);
     if (in != NULL) {
         w.alloc = in;
         w.distance = addr - in->base;
@@ -279,18 +284,17 @@ cc_where_info cc_allocmap_where(const cc_allocmap *m, uint64_t addr, uint64_t si
         }
         return w;
     }
-    const cc_alloc_rec *f = cc_allocmap_find_freed(m, addr);
-    if (f != NULL) {
+    if (freed != NULL) {
         w.where = CC_WHERE_FREED;
-        w.alloc = f;
-        w.distance = addr - f->base;
+        w.alloc = freed;
+        w.distance = addr - freed->base;
         snprintf(out, outlen,
                  "at offset %" PRIu64 " of a %" PRIu64 "-byte %s allocation at 0x%" PRIx64
                  " that was already freed",
-                 w.distance, f->size, kind_word(f->mem_kind), f->base);
+                 w.distance, freed->size, kind_word(freed->mem_kind), freed->base);
         return w;
     }
-    const cc_alloc_rec *n = cc_allocmap_nearest(m, addr);
+    const cc_alloc_rec *n = nearest;
     if (n == NULL) {
         snprintf(out, outlen, "not inside any allocation (none is live)");
         return w;
@@ -310,4 +314,101 @@ cc_where_info cc_allocmap_where(const cc_allocmap *m, uint64_t addr, uint64_t si
                  w.distance, n->size, kind_word(n->mem_kind), n->base);
     }
     return w;
+}
+
+cc_where_info cc_allocmap_where(const cc_allocmap *m, uint64_t addr, uint64_t size, char *out,
+                                size_t outlen)
+{
+    const cc_alloc_rec *in = cc_allocmap_find(m, addr);
+    const cc_alloc_rec *freed = in == NULL ? cc_allocmap_find_freed(m, addr) : NULL;
+    const cc_alloc_rec *nearest = in == NULL && freed == NULL ? cc_allocmap_nearest(m, addr) : NULL;
+    return describe(in, freed, nearest, addr, size, out, outlen);
+}
+
+uint64_t cc_allocmap_clock(const cc_allocmap *m)
+{
+    return m->clock;
+}
+
+/* Allocations live at `clock`: the live ones made by then, and the freed ones made by then and
+ * freed after it. visit returns 1 to stop. */
+typedef int (*live_visit)(const cc_alloc_rec *r, void *arg);
+
+static void each_live_at(const cc_allocmap *m, uint64_t clock, live_visit visit, void *arg)
+{
+    for (size_t i = 0; i < m->nlive; i++) {
+        if (m->live[i].seq <= clock && visit(&m->live[i], arg)) {
+            return;
+        }
+    }
+    for (size_t k = 0; k < m->nfreed; k++) {
+        const cc_alloc_rec *r = &m->freed[k];
+        if (r->seq <= clock && r->free_seq > clock && visit(r, arg)) {
+            return;
+        }
+    }
+}
+
+typedef struct near_search {
+    uint64_t addr;
+    const cc_alloc_rec *in;      /* contains addr */
+    const cc_alloc_rec *before;  /* nearest ending at or before addr */
+    const cc_alloc_rec *after;   /* nearest starting after addr */
+} near_search;
+
+static int visit_near(const cc_alloc_rec *r, void *arg)
+{
+    near_search *n = arg;
+    if (r->size == 0) {
+        return 0;
+    }
+    if (n->addr >= r->base && n->addr < rec_end(r)) {
+        n->in = r;
+        return 1;
+    }
+    if (rec_end(r) <= n->addr) {
+        if (n->before == NULL || rec_end(r) > rec_end(n->before)) {
+            n->before = r;
+        }
+    } else if (n->after == NULL || r->base < n->after->base) {
+        n->after = r;
+    }
+    return 0;
+}
+
+cc_where_info cc_allocmap_where_at(const cc_allocmap *m, uint64_t addr, uint64_t size,
+                                   uint64_t clock, char *out, size_t outlen)
+{
+    if (clock >= m->clock) {
+        return cc_allocmap_where(m, addr, size, out, outlen); /* nothing changed since */
+    }
+    near_search n = {addr, NULL, NULL, NULL};
+    each_live_at(m, clock, visit_near, &n);
+    const cc_alloc_rec *freed = NULL;
+    for (size_t k = 0; n.in == NULL && freed == NULL && k < m->nfreed; k++) {
+        /* Freed by then: the most recent such free that contains addr. */
+        size_t idx = (m->freed_next + CC_ALLOCMAP_FREED_HISTORY - 1 - k) % CC_ALLOCMAP_FREED_HISTORY;
+        const cc_alloc_rec *r = &m->freed[idx];
+        if (r->free_seq <= clock && addr >= r->base && addr < rec_end(r)) {
+            freed = r;
+        }
+    }
+    return describe(n.in, freed, nearer(n.before, n.after, addr), addr, size, out, outlen);
+}
+
+const cc_alloc_rec *cc_allocmap_find_made_after(const cc_allocmap *m, uint64_t addr,
+                                                uint64_t clock)
+{
+    const cc_alloc_rec *r = cc_allocmap_find(m, addr);
+    if (r != NULL && r->seq > clock) {
+        return r;
+    }
+    for (size_t k = 0; k < m->nfreed; k++) {
+        size_t idx = (m->freed_next + CC_ALLOCMAP_FREED_HISTORY - 1 - k) % CC_ALLOCMAP_FREED_HISTORY;
+        const cc_alloc_rec *f = &m->freed[idx];
+        if (f->seq > clock && addr >= f->base && addr < rec_end(f)) {
+            return f;
+        }
+    }
+    return NULL;
 }

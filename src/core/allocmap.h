@@ -20,7 +20,8 @@ typedef struct cc_alloc_rec {
     uint64_t stream;        /* stream-ordered allocations */
     uint64_t callsite;      /* host stack id of the allocation, 0 if none */
     uint64_t free_callsite; /* freed records: host stack id of the free */
-    uint64_t seq;           /* allocation order, from 1 (set by the map) */
+    uint64_t seq;           /* the map's clock when it was added (set by the map): order */
+    uint64_t free_seq;      /* freed records: the map's clock when it was freed */
     uint32_t flags;         /* CC_ALLOC_FLAG_* */
 } cc_alloc_rec;
 
@@ -66,6 +67,10 @@ uint64_t cc_allocmap_live_bytes(const cc_allocmap *m);
 /* Drop every live allocation of a context (destroyed) into the history. Returns how many. */
 size_t cc_allocmap_drop_context(cc_allocmap *m, uint64_t context);
 
+/* The map's clock: it advances with every allocation added and every one freed, so a reader
+ * that remembers it (memcheck, at a launch) can later ask about the map as it was then. */
+uint64_t cc_allocmap_clock(const cc_allocmap *m);
+
 /* Where [addr, addr+size) lies relative to the known allocations. */
 typedef enum cc_where {
     CC_WHERE_INSIDE = 0,   /* entirely inside one live allocation */
@@ -89,5 +94,15 @@ typedef struct cc_where_info {
  * Returns the classification. */
 cc_where_info cc_allocmap_where(const cc_allocmap *m, uint64_t addr, uint64_t size, char *out,
                                 size_t outlen);
+
+/* cc_allocmap_where against the map as it was at `clock` (cc_allocmap_clock then): the
+ * allocations live then, including those freed since (as long as the freed history holds them),
+ * and not those made since; FREED means freed before then. Memcheck reads a launch's device
+ * findings after later frees and allocations. */
+cc_where_info cc_allocmap_where_at(const cc_allocmap *m, uint64_t addr, uint64_t size,
+                                   uint64_t clock, char *out, size_t outlen);
+/* An allocation (live or freed) made after `clock` that contains addr, or NULL. */
+const cc_alloc_rec *cc_allocmap_find_made_after(const cc_allocmap *m, uint64_t addr,
+                                                uint64_t clock);
 
 #endif

@@ -118,5 +118,37 @@ int main(void)
     CHECK(cc_allocmap_find(m, 0x100000 + 500 * 0x100 + 0x7f) != NULL);
     CHECK(cc_allocmap_find(m, 0x100000 + 500 * 0x100 + 0x80) == NULL);
     cc_allocmap_free(m);
+
+    /* The map as it was at a clock (memcheck reads a launch's findings after later changes). */
+    m = cc_allocmap_new();
+    cc_alloc_rec a1 = rec(0x1000, 0x100, 1), a2 = rec(0x4000, 0x100, 1);
+    cc_allocmap_add(m, &a1);
+    cc_allocmap_add(m, &a2);
+    uint64_t launch = cc_allocmap_clock(m); /* a launch sees a1 and a2 */
+    CHECK(cc_allocmap_remove(m, 0x1000, 0, &out) == CC_FREE_OK); /* freed after the launch */
+    cc_alloc_rec a3 = rec(0x2000, 0x100, 1);                       /* made after the launch */
+    cc_allocmap_add(m, &a3);
+    /* 8 bytes past a1: after the end of a1 at the launch (now: freed history says nothing,
+     * the nearest live one would be a3). */
+    w = cc_allocmap_where_at(m, 0x1108, 4, launch, s, sizeof s);
+    CHECK(w.where == CC_WHERE_AFTER && w.distance == 8 && w.alloc->base == 0x1000);
+    CHECK_STR(s, "8 bytes after the end of a 256-byte device allocation at 0x1000");
+    w = cc_allocmap_where(m, 0x1108, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_BEFORE && w.alloc->base == 0x2000);
+    /* Inside a3, made after the launch: not an allocation then; use-before-alloc material. */
+    w = cc_allocmap_where_at(m, 0x2010, 4, launch, s, sizeof s);
+    CHECK(w.where != CC_WHERE_INSIDE);
+    CHECK(cc_allocmap_find_made_after(m, 0x2010, launch) != NULL);
+    CHECK(cc_allocmap_find_made_after(m, 0x4010, launch) == NULL);
+    /* Freed before a later launch: use after free then, also after it is allocated again. */
+    uint64_t launch2 = cc_allocmap_clock(m);
+    cc_alloc_rec a4 = rec(0x1000, 0x80, 1);
+    cc_allocmap_add(m, &a4);
+    w = cc_allocmap_where_at(m, 0x1010, 4, launch2, s, sizeof s);
+    CHECK(w.where == CC_WHERE_FREED && w.alloc->base == 0x1000 && w.alloc->size == 0x100);
+    /* Nothing changed since: the same answer as now. */
+    w = cc_allocmap_where_at(m, 0x4108, 4, cc_allocmap_clock(m), s, sizeof s);
+    CHECK(w.where == CC_WHERE_AFTER && w.alloc->base == 0x4000);
+    cc_allocmap_free(m);
     TEST_MAIN_END();
 }

@@ -17,7 +17,7 @@ typedef struct mc_launch {
     uint64_t launch_id;       /* 0: empty slot */
     uint64_t callsite;
     uint64_t stream;
-    uint64_t alloc_mark;      /* allocations added to the map before this launch */
+    uint64_t alloc_mark;      /* the allocation map's clock at this launch */
 } mc_launch;
 
 typedef struct mc_kernel {
@@ -35,7 +35,6 @@ typedef struct mc_state {
     uint64_t nkernels, nkernels_checked, kernels_overflow;
     uint64_t nlaunches, ninstrumented;
     uint64_t device_errors;   /* device_access_error events */
-    uint64_t alloc_adds;      /* cc_allocmap_add calls (the map numbers them 1, 2, ...) */
     uint64_t copies_checked, memsets_checked;
     int exited;               /* leaks reported already */
     uint64_t contexts[64];    /* contexts announced by CONTEXT_CREATE */

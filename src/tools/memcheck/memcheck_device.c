@@ -77,10 +77,27 @@ static void classify(mc_state *s, const cc_ev_device_access_error *e, const char
     if (classify_heap(e, verb, v)) {
         return;
     }
-    if (global) {
-        v->w = cc_allocmap_where(s->allocs, e->address, e->size, where, sizeof where);
-    }
+    /* Against the map as it was at the launch: the agent reads a launch's findings when the
+     * launch is known to be done, after the program may have freed and allocated more. */
     const mc_launch *l = mc_find_launch(s, e->launch_id);
+    const cc_alloc_rec *later = NULL;
+    if (global) {
+        uint64_t at = l != NULL ? l->alloc_mark : UINT64_MAX;
+        v->w = cc_allocmap_where_at(s->allocs, e->address, e->size, at, where, sizeof where);
+        /* An allocation made since that holds the address explains it only where the launch
+         * could have seen it made first: nothing was there at the launch, or it is a
+         * stream-ordered allocation of another stream (not ordered before the launch). One
+         * made later on the launch's own stream came after the kernel: the launch-time
+         * sentence (an overrun) stands. */
+        if (l != NULL && v->w.where != CC_WHERE_INSIDE && v->w.where != CC_WHERE_OVERRUN &&
+            v->w.where != CC_WHERE_FREED) {
+            later = cc_allocmap_find_made_after(s->allocs, e->address, l->alloc_mark);
+            if (later != NULL && v->w.where != CC_WHERE_NOWHERE &&
+                !(later->mem_kind == CC_MEM_DEVICE_ASYNC && later->stream != l->stream)) {
+                later = NULL;
+            }
+        }
+    }
     if (e->violation == CC_VIOLATION_MISALIGNED) {
         snprintf(v->kind, sizeof v->kind, "misaligned-%s-%s", space_word(e->space), verb);
         snprintf(v->msg, sizeof v->msg,
@@ -105,17 +122,19 @@ static void classify(mc_state *s, const cc_ev_device_access_error *e, const char
         snprintf(v->kind, sizeof v->kind, "use-after-free");
         snprintf(v->msg, sizeof v->msg, "Use after free: %s of size %" PRIu32 " bytes at 0x%"
                  PRIx64 ", %s", verb, e->size, e->address, where);
-    } else if ((v->w.where == CC_WHERE_INSIDE || v->w.where == CC_WHERE_OVERRUN) &&
-               l != NULL && v->w.alloc->seq > l->alloc_mark) {
-        /* The device found the address in no allocation, and the one there now was made after
-         * the launch was issued: the kernel used it before it existed. */
+    } else if (later != NULL) {
+        /* The device found the address in no allocation, and the one there was made after the
+         * launch was issued: the kernel used it before it existed. */
+        v->w.where = CC_WHERE_INSIDE;
+        v->w.alloc = later;
+        v->w.distance = e->address - later->base;
         snprintf(v->kind, sizeof v->kind, "use-before-alloc");
         snprintf(v->msg, sizeof v->msg, "Use before allocation: %s of size %" PRIu32
                  " bytes at 0x%" PRIx64 " lies in a %" PRIu64 "-byte %s allocation at 0x%"
                  PRIx64 " that was made only after this launch was issued", verb, e->size,
-                 e->address, v->w.alloc->size,
-                 v->w.alloc->mem_kind == CC_MEM_DEVICE_ASYNC ? "stream-ordered" : "device",
-                 v->w.alloc->base);
+                 e->address, later->size,
+                 later->mem_kind == CC_MEM_DEVICE_ASYNC ? "stream-ordered" : "device",
+                 later->base);
     } else {
         snprintf(v->kind, sizeof v->kind, "invalid-global-%s", verb);
         snprintf(v->msg, sizeof v->msg, "Address 0x%" PRIx64 " is %s", e->address, where);

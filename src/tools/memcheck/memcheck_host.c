@@ -72,7 +72,6 @@ void mc_on_alloc(mc_state *s, const cc_ev_alloc *a)
             r.flags |= CC_ALLOC_FLAG_INTERNAL;
         }
     }
-    s->alloc_adds++;
     cc_allocmap_add(s->allocs, &r);
 }
 

@@ -39,7 +39,7 @@ void mc_on_launch(mc_state *s, const cc_ev_launch *l)
     slot->launch_id = l->launch_id;
     slot->callsite = l->callsite;
     slot->stream = l->stream;
-    slot->alloc_mark = s->alloc_adds;
+    slot->alloc_mark = cc_allocmap_clock(s->allocs);
     mc_kernel *k = kernel_slot(s, l->name);
     if (k == NULL) {
         s->kernels_overflow++;

@@ -1,0 +1,204 @@
+/* Instrumentation manager, drains: reading the slots of finished launches back through the
+ * client (memcheck: violations into events). A client with deferred_drain has its launches read
+ * after their LAUNCH_END, at points where they are known to be finished or the program can wait:
+ * the program's stream and context synchronizations (no wait), a sticky error (no wait, the
+ * device is gone; pinned records survive), running out of slots, before a module is unloaded or
+ * unpatched, before a stream or context is destroyed, and at exit (each of these waits for the
+ * launches' streams). Events come out in launch order. A wait never holds cc_instr_g.lock: a
+ * stream may wait on work another host thread has yet to do (a host-written flag), and that
+ * thread's callbacks take the lock. */
+#include <stdlib.h>
+#include <string.h>
+#include "agent.h"
+#include "instr_internal.h"
+
+typedef struct drain_pick {
+    CUcontext ctx;
+    int slot;
+    uint64_t order;
+    Sanitizer_StreamHandle hstream;
+    int stream_ok;
+} drain_pick;
+
+static cc_instr_ctx *ctx_find(CUcontext ctx)
+{
+    for (size_t i = 0; i < cc_instr_g.nctx; i++) {
+        if (cc_instr_g.ctxs[i].ctx == ctx && !cc_instr_g.ctxs[i].broken) {
+            return &cc_instr_g.ctxs[i];
+        }
+    }
+    return NULL;
+}
+
+static int in_scope(const cc_instr_ctx *c, const cc_instr_slot *s, cc_instr_drain_scope scope,
+                    CUcontext ctx, const void *key)
+{
+    switch (scope) {
+    case CC_DRAIN_ALL:
+        return 1;
+    case CC_DRAIN_CONTEXT:
+        return c->ctx == ctx;
+    case CC_DRAIN_STREAM:
+        return c->ctx == ctx && (const void *)s->stream == key;
+    case CC_DRAIN_MODULE:
+        return (const void *)s->module == key;
+    }
+    return 0;
+}
+
+int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok)
+{
+    cc_instr_state *g = &cc_instr_g;
+    cc_instr_slot *s = &c->slots[slot];
+    cc_instr_done l = {
+        .launch_id = s->launch_id,
+        .hstream = s->hstream,
+        .function_name = s->function_name,
+    };
+    int stop = g->client->drain(c, slot, &l, cc_instr_module_find(s->module), device_ok);
+    s->busy = 0;
+    s->pending = 0;
+    s->draining = 0;
+    c->nbusy--;
+    g->inflight--;
+    return stop;
+}
+
+static int by_order(const void *a, const void *b)
+{
+    const drain_pick *x = a, *y = b;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, int wait,
+                   int device_ok, const char *why)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (g->inflight == 0) {
+        return 0;
+    }
+    size_t cap = g->nctx * CC_INSTR_SLOTS, n = 0;
+    drain_pick *picks = cap > 0 ? malloc(cap * sizeof *picks) : NULL;
+    if (picks == NULL) {
+        return 0;
+    }
+    for (size_t i = 0; i < g->nctx; i++) {
+        cc_instr_ctx *c = &g->ctxs[i];
+        for (int k = 0; k < CC_INSTR_SLOTS && c->nbusy > 0; k++) {
+            cc_instr_slot *s = &c->slots[k];
+            if (s->busy && s->pending && !s->draining && in_scope(c, s, scope, ctx, key)) {
+                s->draining = 1; /* no other thread drains it meanwhile */
+                picks[n++] = (drain_pick){c->ctx, k, s->order, s->hstream, 1};
+            }
+        }
+    }
+    qsort(picks, n, sizeof *picks, by_order);
+    if (n > 0 && scope != CC_DRAIN_STREAM && scope != CC_DRAIN_CONTEXT) {
+        cc_agent_note("%s: reading %zu launch(es) back (%s)", g->client->name, n, why);
+    }
+    if (wait && n > 0) {
+        pthread_mutex_unlock(&g->lock);
+        for (size_t i = 0; i < n; i++) {
+            int seen = 0;
+            for (size_t j = 0; j < i && !seen; j++) {
+                if (picks[j].hstream == picks[i].hstream) {
+                    picks[i].stream_ok = picks[j].stream_ok;
+                    seen = 1;
+                }
+            }
+            if (!seen) {
+                picks[i].stream_ok =
+                    sanitizerStreamSynchronize(picks[i].hstream) == SANITIZER_SUCCESS;
+            }
+        }
+        pthread_mutex_lock(&g->lock);
+    }
+    int stop = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* The context may have been destroyed while this thread waited (its slots went with
+         * it, drained by the destroying thread or lost with the device). */
+        cc_instr_ctx *c = ctx_find(picks[i].ctx);
+        if (c != NULL && c->slots[picks[i].slot].draining) {
+            stop |= cc_instr_drain_slot(c, picks[i].slot, device_ok && picks[i].stream_ok);
+        }
+    }
+    free(picks);
+    return stop;
+}
+
+void cc_instr_on_synchronized(CUcontext ctx, CUstream stream, int whole_context)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || !g->deferred_drain || __atomic_load_n(&g->inflight, __ATOMIC_RELAXED) == 0) {
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_drain(whole_context ? CC_DRAIN_CONTEXT : CC_DRAIN_STREAM, ctx, stream, 0, 1,
+                   "the program synchronized");
+    pthread_mutex_unlock(&g->lock);
+}
+
+void cc_instr_on_sticky_error(void)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || !g->deferred_drain) {
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_drain(CC_DRAIN_ALL, NULL, NULL, 0, 0, "sticky error"); /* pinned records survive */
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* The end of the process: what is pending is read. wait: the launches' streams are waited for
+ * (the Sanitizer must still be usable); try: the lock may be held by a thread that crashed. */
+static void drain_at_end(int wait, int try, const char *why)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || !g->deferred_drain) {
+        return;
+    }
+    if (try ? pthread_mutex_trylock(&g->lock) != 0 : pthread_mutex_lock(&g->lock) != 0) {
+        return;
+    }
+    cc_instr_drain(CC_DRAIN_ALL, NULL, NULL, wait, wait, why);
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* Registered with atexit at the first deferred launch, so after the CUDA runtime's own exit
+ * handlers, and therefore run before them: contexts, modules and the Sanitizer are still up. */
+static void exit_hook(void)
+{
+    drain_at_end(1, 0, "exit");
+}
+
+void cc_instr_exit_hook_once(void)
+{
+    static int registered;
+    if (!__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL)) {
+        atexit(exit_hook);
+    }
+}
+
+void cc_instr_on_process_end(int fatal)
+{
+    /* Late (on_exit runs after the runtime's teardown when the agent was preloaded) or in a
+     * fatal signal: no Sanitizer call, the pinned records only. */
+    drain_at_end(0, fatal, fatal ? "fatal signal or _exit" : "exit, after the runtime's teardown");
+}
+
+void cc_instr_after_fork_child(void)
+{
+    /* The parent's launches are the parent's to read; the child cannot use its contexts. */
+    cc_instr_state *g = &cc_instr_g;
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    g->lock = fresh;
+    for (size_t i = 0; i < g->nctx; i++) {
+        for (int k = 0; k < CC_INSTR_SLOTS; k++) {
+            g->ctxs[i].slots[k].busy = 0;
+            g->ctxs[i].slots[k].pending = 0;
+            g->ctxs[i].slots[k].draining = 0;
+        }
+        g->ctxs[i].nbusy = 0;
+    }
+    g->inflight = 0;
+}

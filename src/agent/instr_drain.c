@@ -1,12 +1,14 @@
 /* Instrumentation manager, drains: reading the slots of finished launches back through the
  * client (memcheck: violations into events). A client with deferred_drain has its launches read
- * after their LAUNCH_END, at points where they are known to be finished or the program can wait:
- * the program's stream and context synchronizations (no wait), a sticky error (no wait, the
- * device is gone; pinned records survive), running out of slots, before a module is unloaded or
- * unpatched, before a stream or context is destroyed, and at exit (each of these waits for the
- * launches' streams). Events come out in launch order. A wait never holds cc_instr_g.lock: a
- * stream may wait on work another host thread has yet to do (a host-written flag), and that
- * thread's callbacks take the lock. */
+ * after their LAUNCH_END, where they are known to be finished or the program may wait: at the
+ * exit of the API call in which the program synchronized their stream or context (no wait), at
+ * a LAUNCH_END that finds the slots running short (the launches this thread made; it waits for
+ * their streams), at a sticky error (no wait: the pinned records outlive the context), before a
+ * module is unloaded or a context destroyed (the driver lets neither happen under running
+ * work), after a stream is destroyed (never waited for), and at exit (an atexit handler that
+ * waits; a fatal signal or _exit reads without waiting). Events come out in launch order.
+ * Neither a wait nor a device read holds cc_instr_g.lock: other threads' callbacks wait for it
+ * inside the driver. */
 #include <stdlib.h>
 #include <string.h>
 #include "agent.h"
@@ -18,6 +20,7 @@ typedef struct drain_pick {
     uint64_t order;
     Sanitizer_StreamHandle hstream;
     int stream_ok;
+    void *dev, *host;              /* the slot's buffers (stable while it is draining) */
 } drain_pick;
 
 static cc_instr_ctx *ctx_find(CUcontext ctx)
@@ -42,8 +45,22 @@ static int in_scope(const cc_instr_ctx *c, const cc_instr_slot *s, cc_instr_drai
         return c->ctx == ctx && (const void *)s->stream == key;
     case CC_DRAIN_MODULE:
         return (const void *)s->module == key;
+    case CC_DRAIN_THREAD:
+        return s->thread == (uintptr_t)key;
     }
     return 0;
+}
+
+void cc_instr_stream_destroyed(CUcontext ctx, CUstream stream)
+{
+    for (size_t i = 0; i < cc_instr_g.nctx; i++) {
+        cc_instr_ctx *c = &cc_instr_g.ctxs[i];
+        for (int k = 0; k < CC_INSTR_SLOTS && c->ctx == ctx && c->nbusy > 0; k++) {
+            if (c->slots[k].busy && c->slots[k].stream == stream) {
+                c->slots[k].stream_gone = 1;
+            }
+        }
+    }
 }
 
 int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok)
@@ -59,6 +76,7 @@ int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok)
     s->busy = 0;
     s->pending = 0;
     s->draining = 0;
+    s->stream_gone = 0;
     c->nbusy--;
     g->inflight--;
     return stop;
@@ -88,7 +106,8 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
             cc_instr_slot *s = &c->slots[k];
             if (s->busy && s->pending && !s->draining && in_scope(c, s, scope, ctx, key)) {
                 s->draining = 1; /* no other thread drains it meanwhile */
-                picks[n++] = (drain_pick){c->ctx, k, s->order, s->hstream, 1};
+                picks[n++] = (drain_pick){c->ctx,  k,       s->order, s->stream_gone ? NULL : s->hstream,
+                                          1,       s->dev, s->host};
             }
         }
     }
@@ -96,7 +115,8 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
     if (n > 0 && scope != CC_DRAIN_STREAM && scope != CC_DRAIN_CONTEXT) {
         cc_agent_note("%s: reading %zu launch(es) back (%s)", g->client->name, n, why);
     }
-    if (wait && n > 0) {
+    void (*fetch)(void *, void *, Sanitizer_StreamHandle) = g->client->fetch;
+    if ((wait || (device_ok && fetch != NULL)) && n > 0) {
         pthread_mutex_unlock(&g->lock);
         for (size_t i = 0; i < n; i++) {
             int seen = 0;
@@ -106,9 +126,14 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
                     seen = 1;
                 }
             }
-            if (!seen) {
+            if (!seen && picks[i].hstream != NULL && wait) {
                 picks[i].stream_ok =
                     sanitizerStreamSynchronize(picks[i].hstream) == SANITIZER_SUCCESS;
+            }
+        }
+        for (size_t i = 0; i < n && fetch != NULL && device_ok; i++) {
+            if (picks[i].stream_ok && picks[i].hstream != NULL) {
+                fetch(picks[i].dev, picks[i].host, picks[i].hstream);
             }
         }
         pthread_mutex_lock(&g->lock);
@@ -126,16 +151,42 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
     return stop;
 }
 
+/* A synchronization this thread saw, read back at the exit of its API call: the SYNCHRONIZE
+ * callback runs inside the driver, where waiting for the manager's lock risks a deadlock with
+ * launches on other threads (cc_instr_client.fetch says how one was seen). */
+static _Thread_local struct {
+    int set, whole;
+    CUcontext ctx;
+    CUstream stream;
+} cc_synced;
+
 void cc_instr_on_synchronized(CUcontext ctx, CUstream stream, int whole_context)
 {
     cc_instr_state *g = &cc_instr_g;
     if (!g->active || !g->deferred_drain || __atomic_load_n(&g->inflight, __ATOMIC_RELAXED) == 0) {
         return;
     }
+    if (cc_synced.set && (cc_synced.ctx != ctx || cc_synced.stream != stream)) {
+        whole_context = 1; /* two in one call: the context covers both (no wait either way) */
+    }
+    cc_synced.set = 1;
+    cc_synced.whole |= whole_context;
+    cc_synced.ctx = ctx;
+    cc_synced.stream = stream;
+}
+
+void cc_instr_after_synchronized(void)
+{
+    if (!cc_synced.set) {
+        return;
+    }
+    cc_instr_state *g = &cc_instr_g;
+    cc_synced.set = 0;
     pthread_mutex_lock(&g->lock);
-    cc_instr_drain(whole_context ? CC_DRAIN_CONTEXT : CC_DRAIN_STREAM, ctx, stream, 0, 1,
-                   "the program synchronized");
+    cc_instr_drain(cc_synced.whole ? CC_DRAIN_CONTEXT : CC_DRAIN_STREAM, cc_synced.ctx,
+                   cc_synced.stream, 0, 1, "the program synchronized");
     pthread_mutex_unlock(&g->lock);
+    cc_synced.whole = 0;
 }
 
 void cc_instr_on_sticky_error(void)

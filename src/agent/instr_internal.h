@@ -14,18 +14,27 @@
 #include "tools/memcheck/memcheck_options.h"
 
 #define CC_INSTR_SLOTS 64          /* checked launches in flight at once, per context */
+#define CC_INSTR_DRAIN_AT 48       /* deferred drains: a LAUNCH_END that finds this many slots
+                                    * bound reads its stream's launches back */
 /* Adaptive: a module is unpatched after (1 << repatches) launches in a row that needed no
  * check (so at once the first time), and re-patched when a new kernel or shape of it needs one,
  * at most CC_INSTR_MAX_REPATCH times (the back-off keeps busy modules patched longer). */
 #define CC_INSTR_MAX_REPATCH 16
 
 #define CC_INSTR_HDR_MAX 8192     /* bytes of a client's per-launch device header at most */
+/* Ranges each slot's table holds before it must grow. Everything a slot needs is allocated
+ * with the context, so that launch callbacks make no allocation under the manager's lock (a
+ * driver call under that lock risks a deadlock with threads whose callbacks wait for it inside
+ * the driver, see fetch below). Only a table past this size grows in a callback. */
+#define CC_INSTR_TABLE_FIRST 1024
 #define CC_INSTR_MAX_CLASSES 8     /* instruction classes a client patches */
 
 typedef struct cc_instr_slot {
     int busy;                      /* bound to a launch that was not drained yet */
     int pending;                   /* its launch call returned; read at the next drain point */
     int draining;                  /* a drain took it (and may be waiting for its stream) */
+    int stream_gone;               /* its stream was destroyed: never waited for (the driver
+                                    * finishes the work of a destroyed stream on its own) */
     void *dev;                     /* the client's header in device memory (its patches' userdata) */
     void *host;                    /* the client's pinned host records (NULL if it has none) */
     void *extra;                   /* the client's own per-slot state (it allocates and frees it) */
@@ -35,6 +44,7 @@ typedef struct cc_instr_slot {
     size_t stage_cap;              /* bytes */
     cc_mc_range *table_dev;        /* this slot's device copy of the table (larger tables) */
     size_t table_cap;              /* ranges */
+    int stage_own, table_own;      /* grown past the context's blocks: allocated on their own */
     uint64_t table_version;        /* cc_instr_g.version it holds (UINT64_MAX: none) */
     /* The launch it is bound to (for a drain after LAUNCH_END) */
     uint64_t launch_id;
@@ -42,6 +52,7 @@ typedef struct cc_instr_slot {
     CUstream stream;
     Sanitizer_StreamHandle hstream;
     CUmodule module;
+    uintptr_t thread;              /* the host thread that launched it (pthread_self) */
     const char *function_name;     /* the launch event's name (lives as long as the process) */
     uint64_t function_pc;          /* where the kernel's code starts, and its size (pcs the */
     uint64_t function_size;        /* patches report -> offsets), 0 if unknown */
@@ -90,8 +101,14 @@ typedef struct cc_instr_client {
      * host thread never waits for a checked launch. 0: read at LAUNCH_END (streamcheck: the
      * launch's access set is needed before the program's next operation is analysed). */
     int deferred_drain;
-    /* After the launch finished (device_ok: the device is readable; 0 after a sticky error or
-     * when the wait failed): read the slot back, emit events for l->launch_id, reset it.
+    /* After the launch finished and the device is readable, WITHOUT cc_instr_g.lock: copy
+     * what drain needs from the slot's device header into its host records. dev, host: the
+     * slot's. May be NULL. (memcheck's copy of its per-site counts under the lock hung
+     * tests/gpu/memcheck/mc_threads.cu, 8 launching threads, on the H200: other threads'
+     * launch callbacks waited for the lock inside the driver.) */
+    void (*fetch)(void *dev, void *host, Sanitizer_StreamHandle hstream);
+    /* After the launch finished (device_ok: fetch ran; 0 after a sticky error or when the wait
+     * failed): read the slot back, emit events for l->launch_id, reset it. No device calls.
      * Returns 1 to stop the program. */
     int (*drain)(struct cc_instr_ctx *c, int slot, const cc_instr_done *l,
                  struct cc_instr_module *m, int device_ok);
@@ -110,6 +127,8 @@ typedef struct cc_instr_ctx {
     cc_instr_slot slots[CC_INSTR_SLOTS];
     void *dev_slots;               /* one device allocation for all slots' headers */
     void *host_slots;              /* one pinned allocation for all slots' host records */
+    void *stage_block;             /* one pinned allocation for all slots' first staging */
+    void *table_block;             /* one device allocation for all slots' first tables */
     void *client_state;            /* the client's per-context state (ctx_init/ctx_destroy) */
     int nbusy;                     /* slots bound */
     int broken;                    /* allocation failed: no checks in this context */
@@ -153,7 +172,7 @@ typedef struct cc_instr_state {
     uint64_t bind_order;           /* cc_instr_slot.order of the next binding */
     int deferred_drain;            /* the client's deferred_drain, unless --on-error stop or
                                     * CUCHECK_DRAIN=launch */
-    uint64_t drain_waits;          /* waits for a free slot (every slot held a launch) */
+    uint64_t drain_waits;          /* LAUNCH_END waits because slots ran short */
     int deferred_due;              /* some module has a pending (un)patch (read without the lock) */
     int can_defer;                 /* API exit callbacks are enabled: modules may be unpatched */
     /* LAUNCH_END callbacks are needed only while a launch is instrumented: for a client with
@@ -182,21 +201,27 @@ int cc_instr_slot_take(cc_instr_ctx *c);                /* index or -1 */
  * (the slot is not bound). 0 ok. */
 int cc_instr_slot_reserve(cc_instr_ctx *c, int slot, size_t bytes, size_t ranges);
 
-/* instr_drain.c: reading bound slots back (callers hold cc_instr_g.lock; the functions that
- * wait release it while they wait). Which pending launches a drain takes: */
+/* instr_drain.c: reading bound slots back (callers hold cc_instr_g.lock; a drain releases it
+ * while it waits for streams and while the client fetches from the device). Which pending
+ * launches a drain takes: */
 typedef enum cc_instr_drain_scope {
     CC_DRAIN_ALL,                  /* every context */
     CC_DRAIN_CONTEXT,              /* key: CUcontext */
     CC_DRAIN_STREAM,               /* key: CUstream (with ctx) */
     CC_DRAIN_MODULE,               /* key: CUmodule */
+    CC_DRAIN_THREAD,               /* key: the launching thread (pthread_self) */
 } cc_instr_drain_scope;
 /* Drain the pending launches in scope, oldest first. wait: synchronize their streams first
  * (else the caller knows they finished: the program synchronized, or the device is gone);
  * device_ok: the device may be read. Returns 1 if the client asked to stop the program. */
 int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, int wait,
                    int device_ok, const char *why);
+/* The program destroys a stream: its pending launches are read later without a wait. */
+void cc_instr_stream_destroyed(CUcontext ctx, CUstream stream);
 /* Drain one slot now (its launch finished or the device is gone). */
 int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok);
+/* At an API exit: read back what a synchronization this thread saw finished. */
+void cc_instr_after_synchronized(void);
 /* Register the exit drain (once): called at the first deferred launch. */
 void cc_instr_exit_hook_once(void);
 /* Stop the program after a drain that asked for it (--on-error stop); does not return. */
@@ -207,7 +232,6 @@ cc_instr_module *cc_instr_module_find(CUmodule m);
 void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d);
 void cc_instr_module_unloading(CUmodule m);
 int cc_instr_module_patch(cc_instr_module *m);          /* 0 ok */
-void cc_instr_module_unpatch(cc_instr_module *m);
 /* The shared patch policy for one launch: want = the client instruments it. Not wanted: the
  * module's quiet count grows and, if may_unpatch, it is unpatched after (1 << repatches) quiet
  * launches. Wanted: the module is re-patched if it was unpatched, at most CC_INSTR_MAX_REPATCH

@@ -135,22 +135,23 @@ void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
         cc_instr_module_loaded(data);
         break;
     case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING: {
-        /* Its pending launches' pcs resolve through the module: read them first. */
+        /* Its pending launches' lines come from the module's cubin: read them first (no wait:
+         * the driver does not unload code that still runs). */
         CUmodule module = ((const Sanitizer_ResourceModuleData *)data)->module;
-        cc_instr_drain(CC_DRAIN_MODULE, NULL, module, 1, 1, "module unload");
+        cc_instr_drain(CC_DRAIN_MODULE, NULL, module, 0, 1, "module unload");
         cc_instr_module_unloading(module);
         break;
     }
     case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING: {
         CUcontext ctx = ((const Sanitizer_ResourceContextData *)data)->context;
-        cc_instr_drain(CC_DRAIN_CONTEXT, ctx, NULL, 1, 1, "context destroy");
+        cc_instr_drain(CC_DRAIN_CONTEXT, ctx, NULL, 0, 1, "context destroy"); /* it was idle */
         cc_instr_ctx_destroy(ctx);
         break;
     }
     case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING: {
-        /* The stream handle is valid only until it is destroyed. */
+        /* Its handle is valid only until it is destroyed; no wait inside the driver here. */
         const Sanitizer_ResourceStreamData *d = data;
-        cc_instr_drain(CC_DRAIN_STREAM, d->context, d->stream, 1, 1, "stream destroy");
+        cc_instr_stream_destroyed(d->context, d->stream);
         break;
     }
     default:
@@ -198,33 +199,19 @@ static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_ev
         s->stream = d->stream;
         s->hstream = d->hStream;
         s->module = d->module;
+        s->thread = (uintptr_t)pthread_self();
         s->function_name = launch->name; /* the module's own string may go first */
         cc_instr_function_pc(d->module, d->function, d->functionName, &s->function_pc,
                              &s->function_size);
         s->pending = 0;
         s->draining = 0;
+        s->stream_gone = 0;
         return slot;
     }
 unbound:
     s->busy = 0;
     c->nbusy--;
     return -1;
-}
-
-/* Every slot of the launch's context holds a launch not read yet: read the finished ones
- * (waiting for their streams) so that this launch finds a slot. */
-static void make_room(const Sanitizer_LaunchData *d)
-{
-    cc_instr_state *g = &cc_instr_g;
-    for (size_t i = 0; i < g->nctx; i++) {
-        if (g->ctxs[i].ctx == d->context) {
-            if (g->ctxs[i].nbusy >= CC_INSTR_SLOTS) {
-                g->drain_waits++;
-                cc_instr_drain(CC_DRAIN_CONTEXT, d->context, NULL, 1, 1, "every slot in use");
-            }
-            return;
-        }
-    }
 }
 
 /* Whether a launch is being captured into a graph rather than run: such a launch must not be
@@ -242,9 +229,6 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
         return;
     }
     pthread_mutex_lock(&g->lock);
-    if (g->deferred_drain && g->inflight >= CC_INSTR_SLOTS) {
-        make_room(d); /* may release the lock while it waits: before anything is looked up */
-    }
     cc_instr_module *m = cc_instr_module_find(d->module);
     int want = g->client->decide(d, m, ev);
     /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and
@@ -302,7 +286,11 @@ void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d)
 void cc_instr_on_api_exit(void)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (!g->active || !__atomic_load_n(&g->deferred_due, __ATOMIC_ACQUIRE)) {
+    if (!g->active) {
+        return;
+    }
+    cc_instr_after_synchronized(); /* a thread-local flag when there is nothing to read */
+    if (!__atomic_load_n(&g->deferred_due, __ATOMIC_ACQUIRE)) {
         return;
     }
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
@@ -331,6 +319,16 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
         cc_instr_ctx *c = cc_instr_ctx_get(cc_cur.ctx);
         if (c != NULL && c->slots[cc_cur.slot].busy) {
             c->slots[cc_cur.slot].pending = 1;
+            /* Slots running short: read back the launches this thread made, waiting for their
+             * streams here, at LAUNCH_END, where the agent always waited. A wait inside
+             * LAUNCH_BEGIN, or for launches other threads are still making, risks a deadlock
+             * in the driver when several threads launch; a launch that finds no free slot
+             * runs unchecked (the report's "launches instrumented" says so). */
+            if (c->nbusy >= CC_INSTR_DRAIN_AT) {
+                g->drain_waits++;
+                cc_instr_drain(CC_DRAIN_THREAD, NULL, (const void *)(uintptr_t)pthread_self(), 1,
+                               1, "slots running short");
+            }
         }
         pthread_mutex_unlock(&g->lock);
         cc_instr_exit_hook_once();
@@ -339,6 +337,17 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
     /* The launch's results are complete once its stream is idle; a kernel that faulted still
      * left memcheck's records in pinned host memory. */
     int device_ok = sanitizerStreamSynchronize(d->hStream) == SANITIZER_SUCCESS;
+    if (device_ok && g->client->fetch != NULL) {
+        /* The slot is this launch's until it is drained: its buffers stay put. */
+        pthread_mutex_lock(&g->lock);
+        cc_instr_ctx *c0 = cc_instr_ctx_get(cc_cur.ctx);
+        void *dev = c0 != NULL ? c0->slots[cc_cur.slot].dev : NULL;
+        void *host = c0 != NULL ? c0->slots[cc_cur.slot].host : NULL;
+        pthread_mutex_unlock(&g->lock);
+        if (dev != NULL) {
+            g->client->fetch(dev, host, d->hStream);
+        }
+    }
     pthread_mutex_lock(&g->lock);
     cc_instr_ctx *c = cc_instr_ctx_get(cc_cur.ctx);
     int stop = 0;

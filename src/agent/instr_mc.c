@@ -178,25 +178,44 @@ static uint32_t access_flags_of(uint16_t f)
     return out;
 }
 
+/* The slot's host records: the sites the patches write, then a copy of the header's per-site
+ * thread counts (mc_fetch). */
+typedef struct mc_host_records {
+    cc_mc_site sites[CC_MC_MAX_SITES];
+    unsigned int counts[CC_MC_MAX_SITES];
+    unsigned int counts_valid;
+} mc_host_records;
+
+/* Without the manager's lock, the launch done: the counts, when there is a site to count. */
+static void mc_fetch(void *dev, void *host, Sanitizer_StreamHandle hstream)
+{
+    mc_host_records *r = host;
+    cc_mc_launch *hdr = dev;
+    r->counts_valid = 0;
+    for (int i = 0; i < CC_MC_MAX_SITES; i++) {
+        if (r->sites[i].valid) {
+            r->counts_valid = sanitizerMemcpyDeviceToHost(r->counts, hdr->counts, sizeof r->counts,
+                                                          hstream) == SANITIZER_SUCCESS;
+            return;
+        }
+    }
+}
+
 /* Read the slot's sites, emit their events, clear them. Stop (1) after a violation with
  * --on-error stop. */
 static int mc_drain(cc_instr_ctx *c, int slot_index, const cc_instr_done *l, cc_instr_module *m,
                     int device_ok)
 {
     cc_instr_slot *slot = &c->slots[slot_index];
-    cc_mc_launch *dev = slot->dev;
-    cc_mc_site *sites = slot->host;
+    mc_host_records *rec = slot->host;
+    cc_mc_site *sites = rec->sites;
     int nsites = 0;
-    unsigned int counts[CC_MC_MAX_SITES];
-    int have_counts = 0;
+    const unsigned int *counts = rec->counts;
+    int have_counts = device_ok && rec->counts_valid;
     for (int i = 0; i < CC_MC_MAX_SITES; i++) {
         cc_mc_site *s = &sites[i];
         if (!s->valid) {
             continue;
-        }
-        if (!have_counts && device_ok) {
-            have_counts = sanitizerMemcpyDeviceToHost(counts, dev->counts, sizeof counts,
-                                                      l->hstream) == SANITIZER_SUCCESS;
         }
         uint32_t nvalid = 0;
         const cc_mc_sample *x = first_sample(s, &nvalid);
@@ -222,6 +241,7 @@ static int mc_drain(cc_instr_ctx *c, int slot_index, const cc_instr_done *l, cc_
         }
         memset(s, 0, sizeof *s);
     }
+    rec->counts_valid = 0;
     return nsites > 0 && cc_instr_g.cfg.stop_on_error;
 }
 
@@ -239,12 +259,13 @@ static cc_instr_client cc_mc_client = {
     .name = "memcheck",
     .nclasses = 0, /* filled from cc_mc_patch_classes() by cc_mc_client_init */
     .dev_bytes = sizeof(cc_mc_launch),
-    .host_bytes = sizeof(cc_mc_site) * CC_MC_MAX_SITES,
+    .host_bytes = sizeof(mc_host_records),
     .header_ranges = CC_MC_INLINE_RANGES,
     .deferred_drain = 1, /* not with --on-error stop (cc_mc_client_init) */
     .decide = mc_decide,
     .fill = mc_fill,
     .unbound = NULL,
+    .fetch = mc_fetch,
     .drain = mc_drain,
     .ctx_init = NULL,
     .ctx_destroy = mc_ctx_destroy,

@@ -3,9 +3,9 @@
  * every client shares (cc_instr_module_want): a module whose recent launches needed no
  * instrumentation is unpatched, and re-patched (a bounded number of times, with back-off) when a
  * launch of it needs instrumentation again, both deferred to the next API exit
- * (cc_instr_apply_deferred; inside a launch callback the driver can deadlock). Which launches need it is the client's decision
- * (instr_mc.c, sc_client.c). Every function here runs with cc_instr_g.lock held; that lock also
- * serializes the Sanitizer patching calls this file makes. */
+ * (cc_instr_apply_deferred; inside a launch callback the driver can deadlock). Which launches
+ * need it is the client's decision (instr_mc.c, sc_client.c). Every function here runs with
+ * cc_instr_g.lock held; the Sanitizer patching calls also take a lock of their own. */
 #include <stdlib.h>
 #include <string.h>
 #include "agent.h"
@@ -27,46 +27,51 @@ cc_instr_module *cc_instr_module_find(CUmodule m)
     return NULL;
 }
 
-int cc_instr_module_patch(cc_instr_module *m)
+/* Serializes the Sanitizer's patching calls (taken after cc_instr_g.lock). */
+static pthread_mutex_t cc_patch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Patch a module with the client's functions. 0 ok. */
+static int patch_calls(CUmodule module, CUcontext ctx)
 {
     /* memcheck patches global accesses only: shared and local accesses can only be checked for
      * alignment today (their window sizes are unknown), which the hardware traps anyway, while
      * patching them doubles the cost of shared-memory kernels
      * (research/instrumentation_floor.md); streamcheck needs global accesses only. */
     const cc_instr_client *cl = cc_instr_g.client;
-    if (cc_agent_patches_load(m->ctx) != 0) { /* once per context */
-        return -1;
+    int rc = 0;
+    pthread_mutex_lock(&cc_patch_lock);
+    if (cc_agent_patches_load(ctx) != 0) { /* once per context */
+        rc = -1;
     }
-    for (size_t i = 0; i < cl->nclasses; i++) {
-        SanitizerResult r = sanitizerPatchInstructions(cl->classes[i].id, m->module,
+    for (size_t i = 0; rc == 0 && i < cl->nclasses; i++) {
+        SanitizerResult r = sanitizerPatchInstructions(cl->classes[i].id, module,
                                                        cl->classes[i].fn);
         if (r != SANITIZER_SUCCESS) {
             /* The first class (global accesses) is essential; the others only add checks. */
             cc_agent_note("%s: cannot patch %s in module %p (error %d)%s", cl->name,
-                          cl->classes[i].fn, (void *)m->module, (int)r,
+                          cl->classes[i].fn, (void *)module, (int)r,
                           i == 0 ? "" : "; those checks are skipped there");
             if (i == 0) {
-                return -1;
+                rc = -1;
             }
         }
     }
-    if (sanitizerPatchModule(m->module) != SANITIZER_SUCCESS) {
-        cc_agent_note("%s: sanitizerPatchModule failed for module %p", cl->name,
-                      (void *)m->module);
+    if (rc == 0 && sanitizerPatchModule(module) != SANITIZER_SUCCESS) {
+        cc_agent_note("%s: sanitizerPatchModule failed for module %p", cl->name, (void *)module);
+        rc = -1;
+    }
+    pthread_mutex_unlock(&cc_patch_lock);
+    return rc;
+}
+
+int cc_instr_module_patch(cc_instr_module *m)
+{
+    if (patch_calls(m->module, m->ctx) != 0) {
         return -1;
     }
     m->patched = 1;
     m->quiet = 0;
     return 0;
-}
-
-void cc_instr_module_unpatch(cc_instr_module *m)
-{
-    if (m->patched && sanitizerUnpatchModule(m->module) == SANITIZER_SUCCESS) {
-        m->patched = 0;
-        cc_agent_note("%s: module %p unpatched (its kernels were checked)",
-                      cc_instr_g.client->name, (void *)m->module);
-    }
 }
 
 void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
@@ -155,20 +160,22 @@ void cc_instr_apply_deferred(void)
 {
     cc_instr_state *g = &cc_instr_g;
     __atomic_store_n(&g->deferred_due, 0, __ATOMIC_RELEASE);
-    /* Launches not read yet resolve their pcs in the module as it was patched: read them
-     * before any module changes (rare: a module is unpatched at most CC_INSTR_MAX_REPATCH + 1
-     * times). The drain may release the lock while it waits. */
-    for (size_t i = 0; i < g->nmods && g->inflight > 0; i++) {
-        if (g->mods[i].unpatch_pending) {
-            cc_instr_drain(CC_DRAIN_ALL, NULL, NULL, 1, 1, "before unpatching a module");
-            break;
-        }
-    }
+    /* Launches pending on a module need nothing of its patched state: their kernels' code
+     * ranges were taken when they were bound (cc_instr_function_pc). */
     for (size_t i = 0; i < g->nmods; i++) {
         cc_instr_module *m = &g->mods[i];
         if (m->unpatch_pending) {
             m->unpatch_pending = 0;
-            cc_instr_module_unpatch(m);
+            if (m->patched) {
+                pthread_mutex_lock(&cc_patch_lock);
+                int ok = sanitizerUnpatchModule(m->module) == SANITIZER_SUCCESS;
+                pthread_mutex_unlock(&cc_patch_lock);
+                if (ok) {
+                    m->patched = 0;
+                    cc_agent_note("%s: module %p unpatched (its kernels were checked)",
+                                  g->client->name, (void *)m->module);
+                }
+            }
         }
         if (m->repatch_pending) {
             m->repatch_pending = 0;

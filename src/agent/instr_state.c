@@ -100,12 +100,29 @@ static int ctx_setup(cc_instr_ctx *c)
         c->host_slots = p;
         memset(c->host_slots, 0, host_stride * CC_INSTR_SLOTS);
     }
+    size_t table_bytes = CC_INSTR_TABLE_FIRST * sizeof(cc_mc_range);
+    size_t stage_stride = round_up(cl->dev_bytes) + table_bytes;
+    p = NULL;
+    if (sanitizerAllocHost(c->ctx, &p, stage_stride * CC_INSTR_SLOTS) != SANITIZER_SUCCESS) {
+        return -1;
+    }
+    c->stage_block = p;
+    p = NULL;
+    if (sanitizerAlloc(c->ctx, &p, table_bytes * CC_INSTR_SLOTS) != SANITIZER_SUCCESS) {
+        return -1;
+    }
+    c->table_block = p;
     for (size_t i = 0; i < CC_INSTR_SLOTS; i++) {
-        c->slots[i].dev = (unsigned char *)c->dev_slots + i * dev_stride;
-        c->slots[i].host = cl->host_bytes > 0 ? (unsigned char *)c->host_slots + i * host_stride
-                                              : NULL;
-        c->slots[i].extra = NULL;
-        c->slots[i].table_version = UINT64_MAX;
+        cc_instr_slot *s = &c->slots[i];
+        s->dev = (unsigned char *)c->dev_slots + i * dev_stride;
+        s->host = cl->host_bytes > 0 ? (unsigned char *)c->host_slots + i * host_stride : NULL;
+        s->extra = NULL;
+        s->stage = (unsigned char *)c->stage_block + i * stage_stride;
+        s->stage_cap = stage_stride;
+        s->table_dev = (cc_mc_range *)((unsigned char *)c->table_block + i * table_bytes);
+        s->table_cap = CC_INSTR_TABLE_FIRST;
+        s->stage_own = s->table_own = 0;
+        s->table_version = UINT64_MAX;
     }
     return cl->ctx_init != NULL ? cl->ctx_init(c) : 0;
 }
@@ -142,9 +159,12 @@ void cc_instr_ctx_destroy(CUcontext ctx)
         if (g->ctxs[i].ctx == ctx) {
             /* The context's device memory goes with it; pinned memory is freed here. */
             for (size_t k = 0; k < CC_INSTR_SLOTS; k++) {
-                if (g->ctxs[i].slots[k].stage != NULL) {
+                if (g->ctxs[i].slots[k].stage_own) {
                     sanitizerFreeHost(ctx, g->ctxs[i].slots[k].stage);
                 }
+            }
+            if (g->ctxs[i].stage_block != NULL) {
+                sanitizerFreeHost(ctx, g->ctxs[i].stage_block);
             }
             g->inflight -= g->ctxs[i].nbusy; /* launches not drained go with the context */
             if (g->client->ctx_destroy != NULL) {
@@ -189,11 +209,12 @@ int cc_instr_slot_reserve(cc_instr_ctx *c, int slot, size_t bytes, size_t ranges
         if (sanitizerAllocHost(c->ctx, &p, cap) != SANITIZER_SUCCESS) {
             return -1;
         }
-        if (s->stage != NULL) {
+        if (s->stage_own) {
             sanitizerFreeHost(c->ctx, s->stage);
         }
         s->stage = p;
         s->stage_cap = cap;
+        s->stage_own = 1;
     }
     if (ranges > s->table_cap) {
         /* The slot is not bound: no launch reads its old table any more. */
@@ -202,11 +223,12 @@ int cc_instr_slot_reserve(cc_instr_ctx *c, int slot, size_t bytes, size_t ranges
         if (sanitizerAlloc(c->ctx, &p, cap * sizeof(cc_mc_range)) != SANITIZER_SUCCESS) {
             return -1;
         }
-        if (s->table_dev != NULL) {
+        if (s->table_own) {
             sanitizerFree(c->ctx, s->table_dev);
         }
         s->table_dev = p;
         s->table_cap = cap;
+        s->table_own = 1;
         s->table_version = UINT64_MAX;
     }
     return 0;

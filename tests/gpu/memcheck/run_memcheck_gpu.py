@@ -40,10 +40,14 @@ def load_rows(path):
             if prog.startswith("examples/"):
                 prog = prog[len("examples/"):]
                 src_dir = os.path.join(REPO, "examples")
+            all_opts = [] if opts == "-" else opts.split(",")
+            # "modes=full" (a '+'-joined list) limits the modes a row runs in; not a memcheck option
+            modes = [o[len("modes="):].split("+") for o in all_opts if o.startswith("modes=")]
             rows.append({"prog": prog, "src": os.path.join(src_dir, prog + ".cu"), "kind": kind,
                          "kernel": None if kernel == "-" else kernel,
                          "location": None if loc == "-" else loc, "device": what == "device",
-                         "opts": [] if opts == "-" else opts.split(","), "values": values,
+                         "opts": [o for o in all_opts if not o.startswith("modes=")],
+                         "modes": modes[0] if modes else None, "values": values,
                          "where": "%s:%d" % (path, number)})
     return rows
 
@@ -149,6 +153,8 @@ def main():
         if not marker_ok(row):
             failures.append("%s: %s has no BUG marker" % (row["where"], row["location"]))
         for mode in args.modes.split(","):
+            if row["modes"] is not None and mode not in row["modes"]:
+                continue
             report = os.path.join(args.build_dir, "%s.%s.%d.json" % (name, mode, len(row["opts"])))
             if os.path.exists(report):
                 os.remove(report)

@@ -106,8 +106,9 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
             cc_instr_slot *s = &c->slots[k];
             if (s->busy && s->pending && !s->draining && in_scope(c, s, scope, ctx, key)) {
                 s->draining = 1; /* no other thread drains it meanwhile */
-                picks[n++] = (drain_pick){c->ctx,  k,       s->order, s->stream_gone ? NULL : s->hstream,
-                                          1,       s->dev, s->host};
+                picks[n++] = (drain_pick){.ctx = c->ctx, .slot = k, .order = s->order,
+                                          .hstream = s->stream_gone ? NULL : s->hstream,
+                                          .stream_ok = 1, .dev = s->dev, .host = s->host};
             }
         }
     }

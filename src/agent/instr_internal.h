@@ -232,6 +232,7 @@ cc_instr_module *cc_instr_module_find(CUmodule m);
 void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d);
 void cc_instr_module_unloading(CUmodule m);
 int cc_instr_module_patch(cc_instr_module *m);          /* 0 ok */
+void cc_instr_module_unpatch(cc_instr_module *m);
 /* The shared patch policy for one launch: want = the client instruments it. Not wanted: the
  * module's quiet count grows and, if may_unpatch, it is unpatched after (1 << repatches) quiet
  * launches. Wanted: the module is re-patched if it was unpatched, at most CC_INSTR_MAX_REPATCH

@@ -5,7 +5,8 @@
  * launch of it needs instrumentation again, both deferred to the next API exit
  * (cc_instr_apply_deferred; inside a launch callback the driver can deadlock). Which launches
  * need it is the client's decision (instr_mc.c, sc_client.c). Every function here runs with
- * cc_instr_g.lock held; the Sanitizer patching calls also take a lock of their own. */
+ * cc_instr_g.lock held; that lock also serializes the Sanitizer patching calls this file
+ * makes. */
 #include <stdlib.h>
 #include <string.h>
 #include "agent.h"
@@ -27,51 +28,46 @@ cc_instr_module *cc_instr_module_find(CUmodule m)
     return NULL;
 }
 
-/* Serializes the Sanitizer's patching calls (taken after cc_instr_g.lock). */
-static pthread_mutex_t cc_patch_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Patch a module with the client's functions. 0 ok. */
-static int patch_calls(CUmodule module, CUcontext ctx)
+int cc_instr_module_patch(cc_instr_module *m)
 {
     /* memcheck patches global accesses only: shared and local accesses can only be checked for
      * alignment today (their window sizes are unknown), which the hardware traps anyway, while
      * patching them doubles the cost of shared-memory kernels
      * (research/instrumentation_floor.md); streamcheck needs global accesses only. */
     const cc_instr_client *cl = cc_instr_g.client;
-    int rc = 0;
-    pthread_mutex_lock(&cc_patch_lock);
-    if (cc_agent_patches_load(ctx) != 0) { /* once per context */
-        rc = -1;
+    if (cc_agent_patches_load(m->ctx) != 0) { /* once per context */
+        return -1;
     }
-    for (size_t i = 0; rc == 0 && i < cl->nclasses; i++) {
-        SanitizerResult r = sanitizerPatchInstructions(cl->classes[i].id, module,
+    for (size_t i = 0; i < cl->nclasses; i++) {
+        SanitizerResult r = sanitizerPatchInstructions(cl->classes[i].id, m->module,
                                                        cl->classes[i].fn);
         if (r != SANITIZER_SUCCESS) {
             /* The first class (global accesses) is essential; the others only add checks. */
             cc_agent_note("%s: cannot patch %s in module %p (error %d)%s", cl->name,
-                          cl->classes[i].fn, (void *)module, (int)r,
+                          cl->classes[i].fn, (void *)m->module, (int)r,
                           i == 0 ? "" : "; those checks are skipped there");
             if (i == 0) {
-                rc = -1;
+                return -1;
             }
         }
     }
-    if (rc == 0 && sanitizerPatchModule(module) != SANITIZER_SUCCESS) {
-        cc_agent_note("%s: sanitizerPatchModule failed for module %p", cl->name, (void *)module);
-        rc = -1;
-    }
-    pthread_mutex_unlock(&cc_patch_lock);
-    return rc;
-}
-
-int cc_instr_module_patch(cc_instr_module *m)
-{
-    if (patch_calls(m->module, m->ctx) != 0) {
+    if (sanitizerPatchModule(m->module) != SANITIZER_SUCCESS) {
+        cc_agent_note("%s: sanitizerPatchModule failed for module %p", cl->name,
+                      (void *)m->module);
         return -1;
     }
     m->patched = 1;
     m->quiet = 0;
     return 0;
+}
+
+void cc_instr_module_unpatch(cc_instr_module *m)
+{
+    if (m->patched && sanitizerUnpatchModule(m->module) == SANITIZER_SUCCESS) {
+        m->patched = 0;
+        cc_agent_note("%s: module %p unpatched (its kernels were checked)",
+                      cc_instr_g.client->name, (void *)m->module);
+    }
 }
 
 void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
@@ -166,16 +162,7 @@ void cc_instr_apply_deferred(void)
         cc_instr_module *m = &g->mods[i];
         if (m->unpatch_pending) {
             m->unpatch_pending = 0;
-            if (m->patched) {
-                pthread_mutex_lock(&cc_patch_lock);
-                int ok = sanitizerUnpatchModule(m->module) == SANITIZER_SUCCESS;
-                pthread_mutex_unlock(&cc_patch_lock);
-                if (ok) {
-                    m->patched = 0;
-                    cc_agent_note("%s: module %p unpatched (its kernels were checked)",
-                                  g->client->name, (void *)m->module);
-                }
-            }
+            cc_instr_module_unpatch(m);
         }
         if (m->repatch_pending) {
             m->repatch_pending = 0;
@@ -196,11 +183,18 @@ typedef struct fn_pc_entry {
 
 static fn_pc_entry cc_fn_pcs[CC_FN_PCS];
 
+static void ask_function_pc(CUmodule module, const char *name, uint64_t *pc, uint64_t *size)
+{
+    if (name == NULL ||
+        sanitizerGetFunctionPcAndSize(module, name, pc, size) != SANITIZER_SUCCESS) {
+        *pc = 0;
+        *size = 0;
+    }
+}
+
 void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
                           uint64_t *pc, uint64_t *size)
 {
-    *pc = 0;
-    *size = 0;
     size_t h = ((uintptr_t)function >> 4) * 0x9e3779b97f4a7c15ull >> 51; /* 13 bits */
     for (size_t i = 0; i < 16; i++) {
         fn_pc_entry *e = &cc_fn_pcs[(h + i) & (CC_FN_PCS - 1)];
@@ -210,20 +204,12 @@ void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name
             return;
         }
         if (e->function == NULL) {
-            if (name == NULL ||
-                sanitizerGetFunctionPcAndSize(module, name, pc, size) != SANITIZER_SUCCESS) {
-                *pc = 0;
-                *size = 0;
-            }
+            ask_function_pc(module, name, pc, size);
             *e = (fn_pc_entry){function, module, *pc, *size};
             return;
         }
     }
-    /* A full neighbourhood: ask each time. */
-    if (name == NULL || sanitizerGetFunctionPcAndSize(module, name, pc, size) != SANITIZER_SUCCESS) {
-        *pc = 0;
-        *size = 0;
-    }
+    ask_function_pc(module, name, pc, size); /* a full neighbourhood: ask each time */
 }
 
 /* A module is going: its functions' handles may be reused. */

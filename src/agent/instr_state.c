@@ -218,7 +218,7 @@ int cc_instr_slot_reserve(cc_instr_ctx *c, int slot, size_t bytes, size_t ranges
     }
     if (ranges > s->table_cap) {
         /* The slot is not bound: no launch reads its old table any more. */
-        size_t cap = grow(s->table_cap, ranges, 1024);
+        size_t cap = grow(s->table_cap, ranges, CC_INSTR_TABLE_FIRST);
         void *p = NULL;
         if (sanitizerAlloc(c->ctx, &p, cap * sizeof(cc_mc_range)) != SANITIZER_SUCCESS) {
             return -1;

@@ -114,12 +114,18 @@ int cc_allocmap_add(cc_allocmap *m, const cc_alloc_rec *rec)
     return retired;
 }
 
+/* The k-th most recently freed record (k < nfreed). */
+static const cc_alloc_rec *freed_newest(const cc_allocmap *m, size_t k)
+{
+    size_t n = CC_ALLOCMAP_FREED_HISTORY;
+    return &m->freed[(m->freed_next + n - 1 - k) % n];
+}
+
 /* The most recent freed record that starts at base (exact) or contains addr (any). */
 static const cc_alloc_rec *find_freed(const cc_allocmap *m, uint64_t addr, int exact_base)
 {
     for (size_t k = 0; k < m->nfreed; k++) {
-        size_t idx = (m->freed_next + CC_ALLOCMAP_FREED_HISTORY - 1 - k) % CC_ALLOCMAP_FREED_HISTORY;
-        const cc_alloc_rec *r = &m->freed[idx];
+        const cc_alloc_rec *r = freed_newest(m, k);
         if (exact_base ? r->base == addr : (addr >= r->base && addr < rec_end(r))) {
             return r;
         }
@@ -387,8 +393,7 @@ cc_where_info cc_allocmap_where_at(const cc_allocmap *m, uint64_t addr, uint64_t
     const cc_alloc_rec *freed = NULL;
     for (size_t k = 0; n.in == NULL && freed == NULL && k < m->nfreed; k++) {
         /* Freed by then: the most recent such free that contains addr. */
-        size_t idx = (m->freed_next + CC_ALLOCMAP_FREED_HISTORY - 1 - k) % CC_ALLOCMAP_FREED_HISTORY;
-        const cc_alloc_rec *r = &m->freed[idx];
+        const cc_alloc_rec *r = freed_newest(m, k);
         if (r->free_seq <= clock && addr >= r->base && addr < rec_end(r)) {
             freed = r;
         }
@@ -404,8 +409,7 @@ const cc_alloc_rec *cc_allocmap_find_made_after(const cc_allocmap *m, uint64_t a
         return r;
     }
     for (size_t k = 0; k < m->nfreed; k++) {
-        size_t idx = (m->freed_next + CC_ALLOCMAP_FREED_HISTORY - 1 - k) % CC_ALLOCMAP_FREED_HISTORY;
-        const cc_alloc_rec *f = &m->freed[idx];
+        const cc_alloc_rec *f = freed_newest(m, k);
         if (f->seq > clock && addr >= f->base && addr < rec_end(f)) {
             return f;
         }

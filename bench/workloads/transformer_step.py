@@ -1,7 +1,8 @@
 """Benchmark workload: training steps of a small transformer language model in PyTorch with
 mixed precision (bf16 autocast) and AdamW: 4 encoder layers, d_model 512, 8 heads, sequence 256,
 batch 16, vocabulary 8192. Runs --warmup untimed steps, then --steps timed ones, and prints
-BENCH_TIME_MS, the milliseconds per timed step. With BENCH_TORCH_PROFILER=1 the timed steps run
+BENCH_TIME_MS, the milliseconds per timed step, and BENCH_THREAD_CPU_MS, the CPU time of the
+launching thread per timed step (what host-side overhead adds to). With BENCH_TORCH_PROFILER=1 the timed steps run
 under
 torch.profiler (CPU + CUDA activities), the profiler anchor of bench/workloads.json. With
 BENCH_MEMINFO=1 it also prints the device memory in use at the end (BENCH_DEVICE_USED_MIB) and
@@ -77,13 +78,16 @@ def main():
         profiling = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])
     with profiling:
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         for _ in range(args.steps):
             loss = step()
         torch.cuda.synchronize()
         ms = (time.perf_counter() - t0) * 1e3
+        cpu_ms = (time.thread_time() - c0) * 1e3
     print("transformer_step: %d timed steps, %.3f ms per step, last loss %.4f"
           % (args.steps, ms / args.steps, loss.item()))
     print("BENCH_TIME_MS %.6f" % (ms / args.steps))
+    print("BENCH_THREAD_CPU_MS %.6f" % (cpu_ms / args.steps))
     if os.environ.get("BENCH_MEMINFO"):
         free, total = torch.cuda.mem_get_info()
         print("BENCH_DEVICE_USED_MIB %.1f" % ((total - free) / 1048576.0))

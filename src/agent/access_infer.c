@@ -218,6 +218,87 @@ static void cc_ax_module_loaded(const Sanitizer_ResourceModuleData *d)
     pthread_mutex_unlock(&cc_ax.lock);
 }
 
+/* A kernel's layout from the driver (cuFuncGetParamInfo, CUDA 12.4+), for launches whose module
+ * the agent has no cubin for (the CUPTI source names no module). Kept for the process's life.
+ * Callers hold the lock; NULL if the driver cannot say. */
+typedef CUresult (*cc_ax_param_info_fn)(CUfunction, size_t, size_t *, size_t *);
+
+static const cc_ax_kernel *cc_ax_driver_layout(CUfunction f)
+{
+    static cc_ax_param_info_fn func_info, kernel_info;
+    static int resolved;
+    static struct {
+        CUfunction f;
+        cc_ax_kernel *k;
+    } *known; /* every function asked about (the direct-mapped cache may forget one) */
+    static size_t nknown, capknown;
+    if (!resolved) {
+        void *p = cc_agent_driver_symbol("cuFuncGetParamInfo");
+        memcpy(&func_info, &p, sizeof p);
+        p = cc_agent_driver_symbol("cuKernelGetParamInfo");
+        memcpy(&kernel_info, &p, sizeof p);
+        resolved = 1;
+    }
+    if (func_info == NULL || f == NULL) {
+        return NULL;
+    }
+    for (size_t i = 0; i < nknown; i++) {
+        if (known[i].f == f) {
+            return known[i].k;
+        }
+    }
+    /* The runtime launches library kernels (CUkernel, which launch calls accept in place of a
+     * CUfunction): those answer to cuKernelGetParamInfo. */
+    cc_ax_param_info_fn info = func_info;
+    size_t off, size;
+    CUresult r = info(f, 0, &off, &size);
+    if (r == CUDA_ERROR_INVALID_HANDLE && kernel_info != NULL) {
+        info = kernel_info;
+        r = info(f, 0, &off, &size);
+    }
+    uint32_t n = 0;
+    while (r == CUDA_SUCCESS && n < CC_AX_PARAM_MAX / 4) {
+        n++;
+        r = info(f, n, &off, &size);
+    }
+    if (n == 0) {
+        cc_agent_note("streamcheck: the driver answered %d when asked for a kernel's first "
+                      "parameter: its launches get no inferred access set", (int)r);
+    }
+    cc_ax_kernel *k = NULL;
+    if (n > 0) { /* none: no parameters, or no answer; nothing to scan either way */
+        cc_ptr_slot *slots = malloc(n * sizeof *slots);
+        k = malloc(sizeof *k);
+        if (slots == NULL || k == NULL) {
+            free(slots);
+            free(k);
+            return NULL;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            if (info(f, i, &off, &size) != CUDA_SUCCESS) {
+                off = 0;
+                size = 0;
+            }
+            slots[i].offset = (uint32_t)off;
+            slots[i].size = (uint32_t)size;
+        }
+        *k = (cc_ax_kernel){NULL, slots, n};
+    }
+    if (nknown == capknown) {
+        size_t ncap = capknown ? capknown * 2 : 64;
+        void *nk = realloc(known, ncap * sizeof *known);
+        if (nk == NULL) {
+            return k; /* not remembered: asked again on a cache miss */
+        }
+        known = nk;
+        capknown = ncap;
+    }
+    known[nknown].f = f;
+    known[nknown].k = k;
+    nknown++;
+    return k;
+}
+
 /* Callers hold the lock. */
 static const cc_ax_kernel *cc_ax_layout(const Sanitizer_LaunchData *d)
 {
@@ -234,6 +315,9 @@ static const cc_ax_kernel *cc_ax_layout(const Sanitizer_LaunchData *d)
                             sizeof key, cc_ax_by_name);
             break;
         }
+    }
+    if (found == NULL && d->module == NULL) {
+        found = cc_ax_driver_layout(d->function); /* the CUPTI source: no module, no cubin */
     }
     if (d->function != NULL) {
         cc_ax.cache[h].f = d->function;
@@ -475,6 +559,7 @@ static void cc_access_after_launch_timed(const Sanitizer_LaunchData *d, const cc
             }
         }
     }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_mutex_lock(&cc_ax.lock);
     cc_ax.launches++;
     if (nwords == 0) {
@@ -490,6 +575,9 @@ static void cc_access_after_launch_timed(const Sanitizer_LaunchData *d, const cc
     }
     cc_ax.dropped += st.dropped;
     pthread_mutex_unlock(&cc_ax.lock);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_ACCESS_INFER, t0);
+    }
     cc_ax_emit(launch, ranges, n);
 }
 

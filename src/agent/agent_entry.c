@@ -19,6 +19,7 @@
 #include "coredump_agent.h"
 #include "launch_progress.h"
 #include "self_time.h"
+#include "cupti_api.h"
 #include "core/agent_env.h"
 
 /* cupti_backend.h cannot be included beside the Sanitizer headers (both define the same legacy
@@ -55,6 +56,12 @@ static void cc_agent_init_once(void)
         return;
     }
 
+    if (cc_capi_wanted(a->tool)) { /* streamcheck --mode api: CUPTI, not the Sanitizer */
+        int r = cc_capi_start();
+        if (r != -1) {
+            return; /* running, or the outputs could not be opened */
+        }
+    }
     /* Subscribe first (no callbacks arrive before they are enabled), so that a process we
      * cannot attach to leaves no misleading "clean" report behind. */
     if (cc_agent_subscribe() != 0) {

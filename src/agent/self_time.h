@@ -19,7 +19,9 @@ enum {
     CC_SELF_EMIT = 21,    /* handing events to the tool (and the recorder), all callbacks */
     CC_SELF_ACCESS = 22,  /* streamcheck: a launch's access set (learned or inferred), emits included */
     CC_SELF_DEFERRED = 23, /* instrumenting tools: module (un)patching deferred to an API exit */
-    CC_SELF_SLOTS = 24
+    CC_SELF_ACCESS_INFER = 24, /* streamcheck: laying out and scanning arguments, inside ACCESS */
+    CC_SELF_LAUNCH_FILL = 25,  /* a launch event's fields (handles, name, ids), inside LAUNCH */
+    CC_SELF_SLOTS = 26
 };
 
 extern int cc_self_time_on;

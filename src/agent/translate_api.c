@@ -62,8 +62,8 @@ static void cc_emit_query(int runtime, Sanitizer_CallbackId cbid, const Sanitize
     if (stream_query) {
         Sanitizer_StreamHandle sh = NULL;
         CUstream s = handle;
-        if (s != NULL && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD &&
-            sanitizerGetStreamHandle(d->context, s, &sh) != SANITIZER_SUCCESS) {
+        if (cc_agent_g.subscribed && s != NULL && s != CU_STREAM_LEGACY &&
+            s != CU_STREAM_PER_THREAD && sanitizerGetStreamHandle(d->context, s, &sh) != SANITIZER_SUCCESS) {
             sh = NULL;
         }
         cc_agent_event_init(&ev, CC_EV_STREAM_QUERY);

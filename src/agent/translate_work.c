@@ -5,6 +5,7 @@
 #include "launch_progress.h"
 #include "instr.h"
 #include "access_infer.h"
+#include "self_time.h"
 
 static uint32_t cc_copy_dir_of(Sanitizer_MemcpyDirection dir)
 {
@@ -91,8 +92,12 @@ void cc_agent_on_launch(Sanitizer_CallbackId cbid, const void *data)
     }
     cc_event ev;
     uint64_t callsite = cc_agent_callsite(); /* may emit the stack's definition first */
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     cc_agent_event_init(&ev, CC_EV_LAUNCH);
     cc_agent_fill_launch(&ev, data);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_LAUNCH_FILL, t0);
+    }
     ev.u.launch.callsite = callsite;
     cc_instr_on_launch_begin(data, &ev); /* memcheck: check this launch? */
     cc_progress_on_launch(data, &ev, 0); /* run: will the device mark it finished? */

@@ -261,7 +261,7 @@ static const cc_ax_kernel *cc_ax_driver_layout(CUfunction f)
         n++;
         r = info(f, n, &off, &size);
     }
-    if (n == 0) {
+    if (n == 0 && r != CUDA_ERROR_INVALID_VALUE) { /* that one: a kernel without parameters */
         cc_agent_note("streamcheck: the driver answered %d when asked for a kernel's first "
                       "parameter: its launches get no inferred access set", (int)r);
     }

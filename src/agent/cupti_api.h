@@ -64,7 +64,7 @@ void cc_capi_on_api(int enter, uint32_t cbid, const char *name, const void *para
                     const void *result, void *context);
 void cc_capi_on_launch(const cc_capi_launch *l);
 void cc_capi_on_graph_launch(void *context, void *stream, void *exec);
-void cc_capi_on_graph_kernel(void *exec, void *node, const cc_capi_launch *l, void *stream);
+void cc_capi_on_graph_kernel(void *exec, void *node, const cc_capi_launch *l);
 void cc_capi_on_copy(const cc_capi_copy *c);
 void cc_capi_on_set(const cc_capi_set *s);
 void cc_capi_on_alloc(const cc_capi_mem *m);

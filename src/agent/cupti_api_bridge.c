@@ -107,15 +107,14 @@ void cc_capi_on_graph_launch(void *context, void *stream, void *exec)
     cc_agent_on_graphs(SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN, &d);
 }
 
-void cc_capi_on_graph_kernel(void *exec, void *node, const cc_capi_launch *l, void *stream)
+void cc_capi_on_graph_kernel(void *exec, void *node, const cc_capi_launch *l)
 {
     Sanitizer_GraphNodeLaunchData d;
     memset(&d, 0, sizeof d);
     d.graphExec = exec;
     d.node = node;
     d.nodeType = CU_GRAPH_NODE_TYPE_KERNEL;
-    cc_capi_launch_data(l, &d.launchData);
-    d.launchData.apiStream = stream;
+    cc_capi_launch_data(l, &d.launchData); /* apiStream: the graph launch's stream */
     cc_agent_on_graphs(SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN, &d);
 }
 

@@ -308,66 +308,36 @@ static void cc_copy_3d(const CUpti_CallbackData *cd, const CUDA_MEMCPY3D *m, CUs
 
 #define CC_CB(name) CUPTI_DRIVER_TRACE_CBID_##name
 
+/* A one-dimensional copy call and its per-thread-default-stream twin (same parameters). */
+#define CC_COPY_1D(cb, pt_cb, type, dst, src, dir, stream, async)                              \
+    case CC_CB(cb):                                                                          \
+    case CC_CB(pt_cb): {                                                                     \
+        const type *a = p;                                                                   \
+        cc_copy_1d(cd, (uint64_t)(uintptr_t)(dst), (uint64_t)(uintptr_t)(src), a->ByteCount, \
+                   dir, stream, async, cbid == CC_CB(pt_cb));                                \
+        return 1;                                                                            \
+    }
+
 static int cc_on_copy_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
     const void *p = cd->functionParams;
     switch (cbid) {
-    case CC_CB(cuMemcpyHtoD_v2):
-    case CC_CB(cuMemcpyHtoD_v2_ptds): {
-        const cuMemcpyHtoD_v2_params *a = p;
-        cc_copy_1d(cd, a->dstDevice, (uint64_t)(uintptr_t)a->srcHost, a->ByteCount, CC_CAPI_H2D,
-                   NULL, 0, cbid == CC_CB(cuMemcpyHtoD_v2_ptds));
-        return 1;
-    }
-    case CC_CB(cuMemcpyHtoDAsync_v2):
-    case CC_CB(cuMemcpyHtoDAsync_v2_ptsz): {
-        const cuMemcpyHtoDAsync_v2_params *a = p;
-        cc_copy_1d(cd, a->dstDevice, (uint64_t)(uintptr_t)a->srcHost, a->ByteCount, CC_CAPI_H2D,
-                   a->hStream, 1, cbid == CC_CB(cuMemcpyHtoDAsync_v2_ptsz));
-        return 1;
-    }
-    case CC_CB(cuMemcpyDtoH_v2):
-    case CC_CB(cuMemcpyDtoH_v2_ptds): {
-        const cuMemcpyDtoH_v2_params *a = p;
-        cc_copy_1d(cd, (uint64_t)(uintptr_t)a->dstHost, a->srcDevice, a->ByteCount, CC_CAPI_D2H,
-                   NULL, 0, cbid == CC_CB(cuMemcpyDtoH_v2_ptds));
-        return 1;
-    }
-    case CC_CB(cuMemcpyDtoHAsync_v2):
-    case CC_CB(cuMemcpyDtoHAsync_v2_ptsz): {
-        const cuMemcpyDtoHAsync_v2_params *a = p;
-        cc_copy_1d(cd, (uint64_t)(uintptr_t)a->dstHost, a->srcDevice, a->ByteCount, CC_CAPI_D2H,
-                   a->hStream, 1, cbid == CC_CB(cuMemcpyDtoHAsync_v2_ptsz));
-        return 1;
-    }
-    case CC_CB(cuMemcpyDtoD_v2):
-    case CC_CB(cuMemcpyDtoD_v2_ptds): {
-        const cuMemcpyDtoD_v2_params *a = p;
-        cc_copy_1d(cd, a->dstDevice, a->srcDevice, a->ByteCount, CC_CAPI_D2D, NULL, 0,
-                   cbid == CC_CB(cuMemcpyDtoD_v2_ptds));
-        return 1;
-    }
-    case CC_CB(cuMemcpyDtoDAsync_v2):
-    case CC_CB(cuMemcpyDtoDAsync_v2_ptsz): {
-        const cuMemcpyDtoDAsync_v2_params *a = p;
-        cc_copy_1d(cd, a->dstDevice, a->srcDevice, a->ByteCount, CC_CAPI_D2D, a->hStream, 1,
-                   cbid == CC_CB(cuMemcpyDtoDAsync_v2_ptsz));
-        return 1;
-    }
-    case CC_CB(cuMemcpy):
-    case CC_CB(cuMemcpy_ptds): {
-        const cuMemcpy_params *a = p;
-        cc_copy_1d(cd, a->dst, a->src, a->ByteCount, CC_CAPI_DIR_UNKNOWN, NULL, 0,
-                   cbid == CC_CB(cuMemcpy_ptds));
-        return 1;
-    }
-    case CC_CB(cuMemcpyAsync):
-    case CC_CB(cuMemcpyAsync_ptsz): {
-        const cuMemcpyAsync_params *a = p;
-        cc_copy_1d(cd, a->dst, a->src, a->ByteCount, CC_CAPI_DIR_UNKNOWN, a->hStream, 1,
-                   cbid == CC_CB(cuMemcpyAsync_ptsz));
-        return 1;
-    }
+    CC_COPY_1D(cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds, cuMemcpyHtoD_v2_params, a->dstDevice,
+               a->srcHost, CC_CAPI_H2D, NULL, 0)
+    CC_COPY_1D(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz, cuMemcpyHtoDAsync_v2_params,
+               a->dstDevice, a->srcHost, CC_CAPI_H2D, a->hStream, 1)
+    CC_COPY_1D(cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2_params, a->dstHost,
+               a->srcDevice, CC_CAPI_D2H, NULL, 0)
+    CC_COPY_1D(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz, cuMemcpyDtoHAsync_v2_params,
+               a->dstHost, a->srcDevice, CC_CAPI_D2H, a->hStream, 1)
+    CC_COPY_1D(cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds, cuMemcpyDtoD_v2_params, a->dstDevice,
+               a->srcDevice, CC_CAPI_D2D, NULL, 0)
+    CC_COPY_1D(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz, cuMemcpyDtoDAsync_v2_params,
+               a->dstDevice, a->srcDevice, CC_CAPI_D2D, a->hStream, 1)
+    CC_COPY_1D(cuMemcpy, cuMemcpy_ptds, cuMemcpy_params, a->dst, a->src, CC_CAPI_DIR_UNKNOWN,
+               NULL, 0)
+    CC_COPY_1D(cuMemcpyAsync, cuMemcpyAsync_ptsz, cuMemcpyAsync_params, a->dst, a->src,
+               CC_CAPI_DIR_UNKNOWN, a->hStream, 1)
     case CC_CB(cuMemcpyPeer):
     case CC_CB(cuMemcpyPeer_ptds): {
         const cuMemcpyPeer_params *a = p;
@@ -777,7 +747,7 @@ static void cc_on_graph_launch_call(const CUpti_CallbackData *cd, CUgraphExec ex
         l.device = cc_ctx_device(cd->context);
         l.params = kp.kernelParams;
         l.extra = kp.extra;
-        cc_capi_on_graph_kernel(exec, nodes[i], &l, stream);
+        cc_capi_on_graph_kernel(exec, nodes[i], &l);
     }
     free(nodes);
 }

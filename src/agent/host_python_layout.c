@@ -5,6 +5,7 @@
 #include "host_python_layout.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const cc_py_layout cc_py_layouts[] = {
     {
@@ -94,10 +95,18 @@ static void cc_put(char *out, size_t len, size_t *at, const char *name, int valu
     if (value < 0 || *at >= len) {
         return;
     }
-    int w = snprintf(out + *at, len - *at, "%s=%d\n", name, value);
-    if (w > 0) {
-        *at += (size_t)w < len - *at ? (size_t)w : len - *at - 1;
+    char line[128];
+    int w = snprintf(line, sizeof line, "%s=%d\n", name, value);
+    if (w <= 0) {
+        return;
     }
+    size_t n = (size_t)w < sizeof line ? (size_t)w : sizeof line - 1;
+    if (n > len - *at - 1) {
+        n = len - *at - 1; /* truncated, still terminated */
+    }
+    memcpy(out + *at, line, n);
+    *at += n;
+    out[*at] = '\0';
 }
 
 void cc_py_layout_print(const cc_py_layout *l, char *out, size_t len)

@@ -24,7 +24,8 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data);
 /* A kernel node of a graph launch (no LAUNCH_BEGIN comes for it): its patched code must see no
  * launch data, or it would write into a slot another launch owns. */
 void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d);
-void cc_instr_on_api_exit(void);                              /* any API call's exit */
+/* Any API call's enter (enter 1) or exit: the launch gate, deferred module changes. */
+void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter);
 /* The program synchronized a stream (or, whole_context, its context): launches there are done. */
 void cc_instr_on_synchronized(CUcontext ctx, CUstream stream, int whole_context);
 void cc_instr_on_sticky_error(void);        /* before the API error is emitted */

@@ -146,6 +146,9 @@ typedef struct cc_instr_module {
     uint64_t quiet;                /* consecutive launches that needed no check */
     int unpatch_pending;           /* to be unpatched at the next API exit (cc_instr_module_want) */
     int repatch_pending;           /* to be re-patched there */
+    int load_pending;              /* not patched at load (the patch lock was busy): patch at the
+                                    * next API exit, not counted as a re-patch */
+    int changing;                  /* a patching call for it runs now, outside the lock */
     int heap_user;                 /* memcheck: calls device malloc/free (-1: not read yet) */
 } cc_instr_module;
 
@@ -153,7 +156,22 @@ typedef struct cc_instr_state {
     int active;                    /* a client is set and patches exist */
     const cc_instr_client *client;
     cc_memcheck_config cfg;        /* memcheck's options (instr_mc.c) */
-    pthread_mutex_t lock;          /* guards everything below and all Sanitizer patching calls */
+    pthread_mutex_t lock;          /* guards everything below; never held across a Sanitizer
+                                    * patching call (see patch_lock) */
+    /* Serializes the Sanitizer's patching calls (which are not thread-safe). Taken before `lock`
+     * and never while holding it: sanitizerPatchModule/UnpatchModule wait for the driver's
+     * module lock, which other threads hold inside their launch and resource callbacks while
+     * they wait for `lock` (8 launching threads hung in adaptive mode that way). Only API-exit
+     * callbacks block on it; a module-load callback only tries it (cc_instr_patch_at_load). */
+    pthread_mutex_t patch_lock;
+    /* The launch gate: every launch call (cuLaunchKernel and its kin, cuGraphLaunch) holds it
+     * for reading from its API enter to its API exit; a module change holds it for writing and
+     * waits for the module's context to be idle first. Unpatching a module while another
+     * thread's launch of it was being submitted or its kernel ran ended in "an illegal
+     * instruction was encountered" (8 launching threads, H200, driver 580). A thread waiting
+     * at a launch's API enter holds no driver lock, so the writer never waits for it. */
+    pthread_rwlock_t gate;
+    int gate_ready;                /* initialized (writer-preferring) */
     /* live allocations, host copy, sorted by base */
     cc_mc_range *table;
     size_t ntable, cap;
@@ -231,8 +249,9 @@ void cc_instr_stop_program(uint64_t launch_id);
 cc_instr_module *cc_instr_module_find(CUmodule m);
 void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d);
 void cc_instr_module_unloading(CUmodule m);
-int cc_instr_module_patch(cc_instr_module *m);          /* 0 ok */
-void cc_instr_module_unpatch(cc_instr_module *m);
+/* After MODULE_LOADED (without `lock`): patch the module now if the patch lock is free, else at
+ * the next API exit (its first launches then run unchecked, and the report counts them). */
+void cc_instr_patch_at_load(CUmodule module);
 /* The shared patch policy for one launch: want = the client instruments it. Not wanted: the
  * module's quiet count grows and, if may_unpatch, it is unpatched after (1 << repatches) quiet
  * launches. Wanted: the module is re-patched if it was unpatched, at most CC_INSTR_MAX_REPATCH
@@ -247,7 +266,8 @@ void cc_instr_module_unpatch(cc_instr_module *m);
  * streamcheck infers this one's access set and instruments the next). Without API callbacks
  * (CUCHECK_TRACK without runtime/driver) modules are never unpatched. */
 int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch);
-/* Unpatch / re-patch the modules whose change was deferred (see cc_instr_module_want). */
+/* Unpatch / re-patch the modules whose change was deferred (see cc_instr_module_want). Called
+ * from API exits WITHOUT `lock`: it takes patch_lock, then `lock` only around the bookkeeping. */
 void cc_instr_apply_deferred(void);
 /* instr_mc.c: memcheck's client (its options in cc_instr_g.cfg). */
 const cc_instr_client *cc_mc_client_init(void);

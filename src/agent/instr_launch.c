@@ -88,6 +88,13 @@ void cc_instr_init(void)
         g->active = 0;
     }
     g->end_on = g->active;
+    pthread_rwlockattr_t attr;
+    if (g->can_defer && pthread_rwlockattr_init(&attr) == 0) {
+        /* Writer-preferring: launches from many threads must not starve a module change. */
+        pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+        g->gate_ready = pthread_rwlock_init(&g->gate, &attr) == 0;
+        pthread_rwlockattr_destroy(&attr);
+    }
 }
 
 /* (locked) LAUNCH_END callbacks on or off (see cc_instr_state). 0 on success. */
@@ -102,10 +109,32 @@ static int cc_instr_launch_end_callbacks(int on)
     return 0;
 }
 
+/* The resource callbacks the manager reads; the others never take its lock. */
+static int resource_wanted(Sanitizer_CallbackId cbid)
+{
+    switch (cbid) {
+    case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC:
+    case SANITIZER_CBID_RESOURCE_HOST_MEMORY_ALLOC:
+    case SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC:
+    case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE:
+    case SANITIZER_CBID_RESOURCE_HOST_MEMORY_FREE:
+    case SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC:
+    case SANITIZER_CBID_RESOURCE_VIRTUAL_RESERVE:
+    case SANITIZER_CBID_RESOURCE_VIRTUAL_RELEASE:
+    case SANITIZER_CBID_RESOURCE_MODULE_LOADED:
+    case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
+    case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+    case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (!g->active) {
+    if (!g->active || !resource_wanted(cbid)) {
         return;
     }
     pthread_mutex_lock(&g->lock);
@@ -158,6 +187,9 @@ void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
         break;
     }
     pthread_mutex_unlock(&g->lock);
+    if (cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) {
+        cc_instr_patch_at_load(((const Sanitizer_ResourceModuleData *)data)->module);
+    }
 }
 
 /* Take a slot, stage and upload the table (if the header cannot carry it) and the header the
@@ -283,20 +315,59 @@ void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d)
     pthread_mutex_unlock(&g->lock);
 }
 
-void cc_instr_on_api_exit(void)
+/* Driver calls that launch kernels: they hold the launch gate (cc_instr_state.gate). */
+static int is_launch_call(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid)
+{
+    if (domain != SANITIZER_CB_DOMAIN_DRIVER_API) {
+        return 0;
+    }
+    switch (cbid) {
+    case SANITIZER_CBID_DRIVER_API_cuLaunch:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchGrid:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchGridAsync:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernelMultiDevice:
+    case SANITIZER_CBID_DRIVER_API_cuGraphLaunch:
+    case SANITIZER_CBID_DRIVER_API_cuGraphLaunch_ptsz:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static _Thread_local int cc_gate_depth; /* launch calls of this thread inside the gate */
+
+void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter)
 {
     cc_instr_state *g = &cc_instr_g;
     if (!g->active) {
         return;
     }
-    cc_instr_after_synchronized(); /* a thread-local flag when there is nothing to read */
-    if (!__atomic_load_n(&g->deferred_due, __ATOMIC_ACQUIRE)) {
+    if (g->gate_ready && is_launch_call(domain, cbid)) {
+        if (enter) {
+            if (cc_gate_depth++ == 0) {
+                pthread_rwlock_rdlock(&g->gate);
+            }
+            return;
+        }
+        if (cc_gate_depth > 0 && --cc_gate_depth == 0) {
+            pthread_rwlock_unlock(&g->gate);
+        }
+    }
+    if (enter) {
         return;
     }
+    cc_instr_after_synchronized(); /* a thread-local flag when there is nothing to read */
+    if (cc_gate_depth > 0 || !__atomic_load_n(&g->deferred_due, __ATOMIC_ACQUIRE)) {
+        return; /* inside a launch call of this thread: at its exit */
+    }
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
-    pthread_mutex_lock(&g->lock);
-    cc_instr_apply_deferred();
-    pthread_mutex_unlock(&g->lock);
+    cc_instr_apply_deferred(); /* takes its locks itself: patching runs outside g->lock */
     if (t0 != 0) {
         cc_self_time_add(CC_SELF_DEFERRED, t0);
     }

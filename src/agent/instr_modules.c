@@ -4,9 +4,14 @@
  * instrumentation is unpatched, and re-patched (a bounded number of times, with back-off) when a
  * launch of it needs instrumentation again, both deferred to the next API exit
  * (cc_instr_apply_deferred; inside a launch callback the driver can deadlock). Which launches
- * need it is the client's decision (instr_mc.c, sc_client.c). Every function here runs with
- * cc_instr_g.lock held; that lock also serializes the Sanitizer patching calls this file
- * makes. */
+ * need it is the client's decision (instr_mc.c, sc_client.c).
+ *
+ * Lock order, by design: the Sanitizer's patching calls run under cc_instr_g.patch_lock and never
+ * under cc_instr_g.lock, since they wait for a driver lock that other threads hold inside their
+ * callbacks while waiting for cc_instr_g.lock. A module's state changes in three steps: mark it
+ * `changing` under the lock, make the call without it, record the result under it again. Only
+ * API exits (which hold no driver lock) block on patch_lock; a module-load callback only tries it.
+ * The functions not named otherwise run with cc_instr_g.lock held. */
 #include <stdlib.h>
 #include <string.h>
 #include "agent.h"
@@ -28,46 +33,151 @@ cc_instr_module *cc_instr_module_find(CUmodule m)
     return NULL;
 }
 
-int cc_instr_module_patch(cc_instr_module *m)
+/* The Sanitizer calls that patch `module` of ctx with the client's functions (patch_lock held,
+ * cc_instr_g.lock not). 0 on success. */
+static int patch_calls(CUmodule module, CUcontext ctx)
 {
-    /* memcheck patches global accesses only: shared and local accesses can only be checked for
-     * alignment today (their window sizes are unknown), which the hardware traps anyway, while
-     * patching them doubles the cost of shared-memory kernels
-     * (research/instrumentation_floor.md); streamcheck needs global accesses only. */
     const cc_instr_client *cl = cc_instr_g.client;
-    if (cc_agent_patches_load(m->ctx) != 0) { /* once per context */
+    if (cc_agent_patches_load(ctx) != 0) { /* once per context */
         return -1;
     }
     for (size_t i = 0; i < cl->nclasses; i++) {
-        SanitizerResult r = sanitizerPatchInstructions(cl->classes[i].id, m->module,
+        SanitizerResult r = sanitizerPatchInstructions(cl->classes[i].id, module,
                                                        cl->classes[i].fn);
         if (r != SANITIZER_SUCCESS) {
             /* The first class (global accesses) is essential; the others only add checks. */
             cc_agent_note("%s: cannot patch %s in module %p (error %d)%s", cl->name,
-                          cl->classes[i].fn, (void *)m->module, (int)r,
+                          cl->classes[i].fn, (void *)module, (int)r,
                           i == 0 ? "" : "; those checks are skipped there");
             if (i == 0) {
                 return -1;
             }
         }
     }
-    if (sanitizerPatchModule(m->module) != SANITIZER_SUCCESS) {
-        cc_agent_note("%s: sanitizerPatchModule failed for module %p", cl->name,
-                      (void *)m->module);
+    if (sanitizerPatchModule(module) != SANITIZER_SUCCESS) {
+        cc_agent_note("%s: sanitizerPatchModule failed for module %p", cl->name, (void *)module);
         return -1;
     }
-    m->patched = 1;
-    m->quiet = 0;
     return 0;
 }
 
-void cc_instr_module_unpatch(cc_instr_module *m)
+typedef enum change_kind { CHANGE_NONE, CHANGE_PATCH, CHANGE_REPATCH, CHANGE_UNPATCH } change_kind;
+
+/* Wait until ctx has no work left (the module's kernels must not run while it changes); the
+ * caller holds the launch gate for writing, so no launch starts meanwhile. */
+static void wait_context_idle(CUcontext ctx)
 {
-    if (m->patched && sanitizerUnpatchModule(m->module) == SANITIZER_SUCCESS) {
-        m->patched = 0;
-        cc_agent_note("%s: module %p unpatched (its kernels were checked)",
-                      cc_instr_g.client->name, (void *)m->module);
+    typedef int (*ctx_fn)(CUcontext *);
+    typedef int (*push_fn)(CUcontext);
+    typedef int (*sync_fn)(void);
+    static ctx_fn get_current;
+    static push_fn push;
+    static ctx_fn pop;
+    static sync_fn sync;
+    if (sync == NULL) {
+        get_current = (ctx_fn)cc_agent_driver_symbol("cuCtxGetCurrent");
+        push = (push_fn)cc_agent_driver_symbol("cuCtxPushCurrent_v2");
+        pop = (ctx_fn)cc_agent_driver_symbol("cuCtxPopCurrent_v2");
+        sync = (sync_fn)cc_agent_driver_symbol("cuCtxSynchronize");
     }
+    CUcontext current = NULL;
+    if (sync == NULL || get_current == NULL || get_current(&current) != 0) {
+        return;
+    }
+    if (current == ctx) {
+        sync();
+    } else if (push != NULL && pop != NULL && push(ctx) == 0) {
+        sync();
+        CUcontext popped;
+        pop(&popped);
+    }
+}
+
+static _Thread_local int cc_changing; /* this thread makes a module change (no re-entry) */
+
+/* (patch_lock held, cc_instr_g.lock not) Make one change to `module`, marked `changing` by the
+ * caller: with the launch gate held for writing and the context idle, the call without the lock,
+ * the result recorded under it. An unpatch marks the module unpatched before the call, so no
+ * launch binds a slot to code that is being restored. A change at module load needs neither:
+ * no kernel of the module ran yet (gated 0). */
+static void change_module(CUmodule module, CUcontext ctx, change_kind kind, int gated)
+{
+    cc_instr_state *g = &cc_instr_g;
+    gated = gated && g->gate_ready;
+    if (gated) {
+        pthread_rwlock_wrlock(&g->gate);
+        cc_changing = 1; /* the wait's own callbacks come back here */
+        wait_context_idle(ctx);
+    }
+    int ok = kind == CHANGE_UNPATCH ? sanitizerUnpatchModule(module) == SANITIZER_SUCCESS
+                                    : patch_calls(module, ctx) == 0;
+    if (gated) {
+        cc_changing = 0;
+        pthread_rwlock_unlock(&g->gate);
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_module *m = cc_instr_module_find(module); /* gone if it was unloaded meanwhile */
+    if (m != NULL) {
+        m->changing = 0;
+        if (kind == CHANGE_UNPATCH) {
+            m->patched = !ok;
+        } else if (ok) {
+            m->patched = 1;
+            m->quiet = 0;
+            m->repatches += kind == CHANGE_REPATCH;
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (ok && kind == CHANGE_UNPATCH) {
+        cc_agent_note("%s: module %p unpatched (its kernels were checked)", g->client->name,
+                      (void *)module);
+    }
+}
+
+/* (locked) The change a module waits for, taken off its flags and marked `changing`. */
+static change_kind take_change(cc_instr_module *m)
+{
+    change_kind kind = CHANGE_NONE;
+    if (m->changing) {
+        return CHANGE_NONE;
+    }
+    if (m->unpatch_pending) {
+        m->unpatch_pending = 0;
+        if (m->patched) {
+            m->patched = 0;
+            kind = CHANGE_UNPATCH;
+        }
+    } else if (m->repatch_pending || m->load_pending) {
+        kind = m->load_pending ? CHANGE_PATCH : CHANGE_REPATCH;
+        m->repatch_pending = 0;
+        m->load_pending = 0;
+        if (m->patched) {
+            kind = CHANGE_NONE;
+        }
+    }
+    m->changing = kind != CHANGE_NONE;
+    return kind;
+}
+
+void cc_instr_patch_at_load(CUmodule module)
+{
+    cc_instr_state *g = &cc_instr_g;
+    /* Without API exits nothing is ever deferred or unpatched: only other module loads hold the
+     * patch lock, as they held the manager's lock before, so waiting for it is safe. */
+    if (g->can_defer ? pthread_mutex_trylock(&g->patch_lock) != 0
+                     : pthread_mutex_lock(&g->patch_lock) != 0) {
+        __atomic_store_n(&g->deferred_due, 1, __ATOMIC_RELEASE); /* load_pending stays set */
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_module *m = cc_instr_module_find(module);
+    change_kind kind = m != NULL && m->load_pending ? take_change(m) : CHANGE_NONE;
+    CUcontext ctx = m != NULL ? m->ctx : NULL;
+    pthread_mutex_unlock(&g->lock);
+    if (kind != CHANGE_NONE) {
+        change_module(module, ctx, kind, 0);
+    }
+    pthread_mutex_unlock(&g->patch_lock);
 }
 
 void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
@@ -95,7 +205,7 @@ void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
             cc_cubin_bytes += d->cubinSize;
         }
     }
-    cc_instr_module_patch(m);
+    m->load_pending = 1; /* patched right after the lock is released (cc_instr_patch_at_load) */
 }
 
 void cc_instr_module_unloading(CUmodule module)
@@ -155,22 +265,37 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
 void cc_instr_apply_deferred(void)
 {
     cc_instr_state *g = &cc_instr_g;
+    if (cc_changing) {
+        return;
+    }
+    pthread_mutex_lock(&g->patch_lock);
     __atomic_store_n(&g->deferred_due, 0, __ATOMIC_RELEASE);
     /* Launches pending on a module need nothing of its patched state: their kernels' code
-     * ranges were taken when they were bound (cc_instr_function_pc). */
-    for (size_t i = 0; i < g->nmods; i++) {
-        cc_instr_module *m = &g->mods[i];
-        if (m->unpatch_pending) {
-            m->unpatch_pending = 0;
-            cc_instr_module_unpatch(m);
+     * ranges were taken when they were bound (cc_instr_function_pc). One module at a time, the
+     * manager's lock released around each call; modules may come and go meanwhile, so the scan
+     * restarts and is bounded by the number of modules seen at the start. */
+    pthread_mutex_lock(&g->lock);
+    size_t rounds = g->nmods;
+    pthread_mutex_unlock(&g->lock);
+    for (size_t r = 0; r <= rounds; r++) {
+        CUmodule module = NULL;
+        CUcontext ctx = NULL;
+        change_kind kind = CHANGE_NONE;
+        pthread_mutex_lock(&g->lock);
+        for (size_t i = 0; i < g->nmods && kind == CHANGE_NONE; i++) {
+            kind = take_change(&g->mods[i]);
+            module = g->mods[i].module;
+            ctx = g->mods[i].ctx;
         }
-        if (m->repatch_pending) {
-            m->repatch_pending = 0;
-            if (!m->patched && cc_instr_module_patch(m) == 0) {
-                m->repatches++;
-            }
+        pthread_mutex_unlock(&g->lock);
+        if (kind == CHANGE_NONE) {
+            break;
         }
+        /* A module never patched yet (load_pending) had no kernel run patched, but others of
+         * it may run: every later change waits for the gate. */
+        change_module(module, ctx, kind, 1);
     }
+    pthread_mutex_unlock(&g->patch_lock);
 }
 
 #define CC_FN_PCS 8192 /* functions whose code range is cached: a power of two */

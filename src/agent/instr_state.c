@@ -9,6 +9,7 @@
 #include "instr_internal.h"
 
 cc_instr_state cc_instr_g = {
+    .patch_lock = PTHREAD_MUTEX_INITIALIZER,
     .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 

@@ -101,6 +101,8 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     int runtime = domain == SANITIZER_CB_DOMAIN_RUNTIME_API;
     cc_access_on_api(domain, cbid, d); /* streamcheck: a launch call's parameters */
     cc_progress_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER); /* captures */
+    /* memcheck, streamcheck: the launch gate, deferred module (un)patching at exits */
+    cc_instr_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER);
     if (d->callbackSite == SANITIZER_API_ENTER) {
         if (runtime) {
             cc_runtime_depth++;
@@ -111,7 +113,6 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
         }
         return;
     }
-    cc_instr_on_api_exit(); /* memcheck, streamcheck: deferred module unpatching */
     if (cc_is_stream_create(runtime, cbid) && (runtime || cc_runtime_depth == 0)) {
         cc_creating_stream_flags = 0;
     }

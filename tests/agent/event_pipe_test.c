@@ -1,4 +1,4 @@
-/* The agent's event pipe (src/agent/event_pipe.c) on the CPU: producers on several threads push
+/* The agent's event pipe (src/agent/core/event_pipe.c) on the CPU: producers on several threads push
  * launches (with kernel names), access events and events that are handed on at once; the sink
  * checks that it never runs twice at a time, that every event arrives exactly once, that each
  * thread's events arrive in the order pushed, with their kernel names, and that an event handed
@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "event_pipe.h"
+#include "agent/core/event_pipe.h"
 
 #define THREADS 8
 #define PER_THREAD 20000

@@ -1,5 +1,5 @@
 /* Test-time probe: prints, from the CPython headers of the interpreter under test, the field
- * offsets that src/agent/host_python_layout.c tabulates, as `name=value` lines, so that
+ * offsets that src/agent/host/host_python_layout.c tabulates, as `name=value` lines, so that
  * tests/cli/agent_pyframes.sh can compare them with the agent's table for that version. Built by
  * the test script with `python3-config --includes` and Py_BUILD_CORE (internal headers). */
 #define Py_BUILD_CORE 1

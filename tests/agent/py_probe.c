@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "host_python.h"
-#include "host_python_runtime.h"
+#include "agent/host/host_python.h"
+#include "agent/host/host_python_runtime.h"
 
 #define CC_PROBE_MAX 64
 

@@ -1,4 +1,4 @@
-/* site_cache_test: the agent's per-thread call-site cache (src/agent/host_site_cache.c) must give,
+/* site_cache_test: the agent's per-thread call-site cache (src/agent/host/host_site_cache.c) must give,
  * on every hit, exactly the stack a full unwind gives at that moment. Each capture below does both
  * (the lookup first, as the agent does, then the unwind it would have saved) and compares them.
  * Cases: one call site in a loop; two sites reached at the same stack depth (same `here`), in
@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "host_site_cache.h"
-#include "host_unwind.h"
+#include "agent/host/host_site_cache.h"
+#include "agent/host/host_unwind.h"
 
 #define MAX_PCS 48
 

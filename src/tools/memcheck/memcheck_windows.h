@@ -2,7 +2,7 @@
  * shared window (system-reserved bytes at its start, then the static shared memory; the dynamic
  * part is read on the device), the stack frame, and whether the module calls the device heap
  * (malloc/free), whose launches must all run checked so that the heap table sees every block.
- * Used by the agent (src/agent/mc_windows.c) and tested on nvcc-built cubins. */
+ * Used by the agent (src/agent/tools/memcheck/mc_windows.c) and tested on nvcc-built cubins. */
 #ifndef CUCHECK_TOOLS_MEMCHECK_WINDOWS_H
 #define CUCHECK_TOOLS_MEMCHECK_WINDOWS_H
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # streamcheck --mode api on a GPU (W1-6, first step): the agent infers each launch's access set
-# from its pointer arguments (src/agent/access_infer.c). Builds cucheck and the agent, compiles
+# from its pointer arguments (src/agent/tools/streamcheck/access_infer.c). Builds cucheck and the agent, compiles
 # the stream examples, runs each under `cucheck streamcheck --mode api` and checks the verdict
 # with tests/gpu/findings.py. Also shows that other tools are unaffected (run tool, clean twin).
 # usage (repository root, GPU machine): bash tests/gpu/streamcheck/run_api_mode.sh

@@ -1,0 +1,79 @@
+/* The agent's own time per callback domain and for stack capture (see self_time.h). */
+#include "agent/core/self_time.h"
+#include "agent/host/host_site_cache.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "agent/core/agent_knobs.h"
+
+int cc_self_time_on;
+static _Atomic uint64_t cc_self_ns[CC_SELF_SLOTS];
+static _Atomic uint64_t cc_self_calls[CC_SELF_SLOTS];
+static atomic_int cc_self_reported;
+
+void cc_self_time_init(void)
+{
+    const char *v = cc_knob_get(CC_KNOB_SELF_TIME);
+    cc_self_time_on = v != NULL && strcmp(v, "1") == 0;
+}
+
+uint64_t cc_self_time_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+void cc_self_time_add(unsigned slot, uint64_t start_ns)
+{
+    if (slot >= CC_SELF_SLOTS) {
+        return;
+    }
+    atomic_fetch_add_explicit(&cc_self_ns[slot], cc_self_time_now() - start_ns,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&cc_self_calls[slot], 1, memory_order_relaxed);
+}
+
+static const char *cc_self_slot_name(unsigned slot)
+{
+    /* Sanitizer_CallbackDomain values of CUDA 13.0 */
+    static const char *const names[] = {"invalid", "driver-api", "runtime-api", "resource",
+                                        "synchronize", "launch", "memcpy", "memset",
+                                        "batch-memop", "uvm", "graphs", "events"};
+    switch (slot) {
+    case CC_SELF_STACKS_PY: return "host stacks with Python frames (inside the callbacks above)";
+    case CC_SELF_STACKS_CACHED: return "host stacks, native, from the call-site cache";
+    case CC_SELF_STACKS_UNWOUND: return "host stacks, native, unwound";
+    case CC_SELF_SITE_FILLS: return "call-site cache fills (inside the unwound ones)";
+    case CC_SELF_PY_WALK: return "reading Python frames (inside all host stacks)";
+    case CC_SELF_EMIT: return "events to the tool (inside the callbacks above)";
+    case CC_SELF_ACCESS: return "streamcheck access sets after launches (emits included)";
+    case CC_SELF_DEFERRED: return "deferred module patching at API exits";
+    case CC_SELF_ACCESS_INFER: return "streamcheck: arguments laid out and scanned (in access sets)";
+    case CC_SELF_LAUNCH_FILL: return "launch event fields: handles, kernel name, ids";
+    default: break;
+    }
+    return slot < sizeof names / sizeof names[0] ? names[slot] : "other";
+}
+
+void cc_self_time_report(void)
+{
+    if (!cc_self_time_on || atomic_exchange(&cc_self_reported, 1)) {
+        return;
+    }
+    fprintf(stderr, "cucheck: agent self time (pid %d): domain, calls, total ms, ns per call\n",
+            (int)getpid());
+    for (unsigned s = 0; s < CC_SELF_SLOTS; s++) {
+        uint64_t n = atomic_load(&cc_self_calls[s]), ns = atomic_load(&cc_self_ns[s]);
+        if (n == 0) {
+            continue;
+        }
+        fprintf(stderr, "cucheck:   %-12s %10llu %10.3f %8.0f\n", cc_self_slot_name(s),
+                (unsigned long long)n, (double)ns / 1e6, (double)ns / (double)n);
+    }
+    cc_site_cache_report(stderr);
+}

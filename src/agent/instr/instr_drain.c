@@ -1,0 +1,260 @@
+/* Instrumentation manager, drains: reading the slots of finished launches back through the
+ * client (memcheck: violations into events). A client with deferred_drain has its launches read
+ * after their LAUNCH_END, where they are known to be finished or the program may wait: at the
+ * exit of the API call in which the program synchronized their stream or context (no wait), at
+ * a LAUNCH_END that finds the slots running short (the launches this thread made; it waits for
+ * their streams), at a sticky error (no wait: the pinned records outlive the context), before a
+ * module is unloaded or a context destroyed (the driver lets neither happen under running
+ * work), after a stream is destroyed (never waited for), and at exit (an atexit handler that
+ * waits; a fatal signal or _exit reads without waiting). Events come out in launch order.
+ * Neither a wait nor a device read holds cc_instr_g.lock: other threads' callbacks wait for it
+ * inside the driver. */
+#include <stdlib.h>
+#include <string.h>
+#include "agent/core/agent.h"
+#include "agent/instr/instr_internal.h"
+
+typedef struct drain_pick {
+    CUcontext ctx;
+    int slot;
+    uint64_t order;
+    Sanitizer_StreamHandle hstream;
+    int stream_ok;
+    void *dev, *host;              /* the slot's buffers (stable while it is draining) */
+} drain_pick;
+
+static cc_instr_ctx *ctx_find(CUcontext ctx)
+{
+    for (size_t i = 0; i < cc_instr_g.nctx; i++) {
+        if (cc_instr_g.ctxs[i].ctx == ctx && !cc_instr_g.ctxs[i].broken) {
+            return &cc_instr_g.ctxs[i];
+        }
+    }
+    return NULL;
+}
+
+static int in_scope(const cc_instr_ctx *c, const cc_instr_slot *s, cc_instr_drain_scope scope,
+                    CUcontext ctx, const void *key)
+{
+    switch (scope) {
+    case CC_DRAIN_ALL:
+        return 1;
+    case CC_DRAIN_CONTEXT:
+        return c->ctx == ctx;
+    case CC_DRAIN_STREAM:
+        return c->ctx == ctx && (const void *)s->stream == key;
+    case CC_DRAIN_MODULE:
+        return (const void *)s->module == key;
+    case CC_DRAIN_THREAD:
+        return s->thread == (uintptr_t)key;
+    }
+    return 0;
+}
+
+void cc_instr_stream_destroyed(CUcontext ctx, CUstream stream)
+{
+    for (size_t i = 0; i < cc_instr_g.nctx; i++) {
+        cc_instr_ctx *c = &cc_instr_g.ctxs[i];
+        for (int k = 0; k < CC_INSTR_SLOTS && c->ctx == ctx && c->nbusy > 0; k++) {
+            if (c->slots[k].busy && c->slots[k].stream == stream) {
+                c->slots[k].stream_gone = 1;
+            }
+        }
+    }
+}
+
+int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok)
+{
+    cc_instr_state *g = &cc_instr_g;
+    cc_instr_slot *s = &c->slots[slot];
+    cc_instr_done l = {
+        .launch_id = s->launch_id,
+        .hstream = s->hstream,
+        .function_name = s->function_name,
+    };
+    int stop = g->client->drain(c, slot, &l, cc_instr_module_find(s->module), device_ok);
+    s->busy = 0;
+    s->pending = 0;
+    s->draining = 0;
+    s->stream_gone = 0;
+    c->nbusy--;
+    g->inflight--;
+    return stop;
+}
+
+static int by_order(const void *a, const void *b)
+{
+    const drain_pick *x = a, *y = b;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, int wait,
+                   int device_ok, const char *why)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (g->inflight == 0) {
+        return 0;
+    }
+    size_t cap = g->nctx * CC_INSTR_SLOTS, n = 0;
+    drain_pick *picks = cap > 0 ? malloc(cap * sizeof *picks) : NULL;
+    if (picks == NULL) {
+        return 0;
+    }
+    for (size_t i = 0; i < g->nctx; i++) {
+        cc_instr_ctx *c = &g->ctxs[i];
+        for (int k = 0; k < CC_INSTR_SLOTS && c->nbusy > 0; k++) {
+            cc_instr_slot *s = &c->slots[k];
+            if (s->busy && s->pending && !s->draining && in_scope(c, s, scope, ctx, key)) {
+                s->draining = 1; /* no other thread drains it meanwhile */
+                picks[n++] = (drain_pick){.ctx = c->ctx, .slot = k, .order = s->order,
+                                          .hstream = s->stream_gone ? NULL : s->hstream,
+                                          .stream_ok = 1, .dev = s->dev, .host = s->host};
+            }
+        }
+    }
+    qsort(picks, n, sizeof *picks, by_order);
+    if (n > 0 && scope != CC_DRAIN_STREAM && scope != CC_DRAIN_CONTEXT) {
+        cc_agent_note("%s: reading %zu launch(es) back (%s)", g->client->name, n, why);
+    }
+    void (*fetch)(void *, void *, Sanitizer_StreamHandle) = g->client->fetch;
+    if ((wait || (device_ok && fetch != NULL)) && n > 0) {
+        pthread_mutex_unlock(&g->lock);
+        for (size_t i = 0; i < n; i++) {
+            int seen = 0;
+            for (size_t j = 0; j < i && !seen; j++) {
+                if (picks[j].hstream == picks[i].hstream) {
+                    picks[i].stream_ok = picks[j].stream_ok;
+                    seen = 1;
+                }
+            }
+            if (!seen && picks[i].hstream != NULL && wait) {
+                picks[i].stream_ok =
+                    sanitizerStreamSynchronize(picks[i].hstream) == SANITIZER_SUCCESS;
+            }
+        }
+        for (size_t i = 0; i < n && fetch != NULL && device_ok; i++) {
+            if (picks[i].stream_ok && picks[i].hstream != NULL) {
+                fetch(picks[i].dev, picks[i].host, picks[i].hstream);
+            }
+        }
+        pthread_mutex_lock(&g->lock);
+    }
+    int stop = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* The context may have been destroyed while this thread waited (its slots went with
+         * it, drained by the destroying thread or lost with the device). */
+        cc_instr_ctx *c = ctx_find(picks[i].ctx);
+        if (c != NULL && c->slots[picks[i].slot].draining) {
+            stop |= cc_instr_drain_slot(c, picks[i].slot, device_ok && picks[i].stream_ok);
+        }
+    }
+    free(picks);
+    return stop;
+}
+
+/* A synchronization this thread saw, read back at the exit of its API call: the SYNCHRONIZE
+ * callback runs inside the driver, where waiting for the manager's lock risks a deadlock with
+ * launches on other threads (cc_instr_client.fetch says how one was seen). */
+static _Thread_local struct {
+    int set, whole;
+    CUcontext ctx;
+    CUstream stream;
+} cc_synced;
+
+void cc_instr_on_synchronized(CUcontext ctx, CUstream stream, int whole_context)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || !g->deferred_drain || __atomic_load_n(&g->inflight, __ATOMIC_RELAXED) == 0) {
+        return;
+    }
+    if (cc_synced.set && (cc_synced.ctx != ctx || cc_synced.stream != stream)) {
+        whole_context = 1; /* two in one call: the context covers both (no wait either way) */
+    }
+    cc_synced.set = 1;
+    cc_synced.whole |= whole_context;
+    cc_synced.ctx = ctx;
+    cc_synced.stream = stream;
+}
+
+void cc_instr_after_synchronized(void)
+{
+    if (!cc_synced.set) {
+        return;
+    }
+    cc_instr_state *g = &cc_instr_g;
+    cc_synced.set = 0;
+    pthread_mutex_lock(&g->lock);
+    cc_instr_drain(cc_synced.whole ? CC_DRAIN_CONTEXT : CC_DRAIN_STREAM, cc_synced.ctx,
+                   cc_synced.stream, 0, 1, "the program synchronized");
+    pthread_mutex_unlock(&g->lock);
+    cc_synced.whole = 0;
+}
+
+void cc_instr_on_sticky_error(void)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || !g->deferred_drain) {
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_drain(CC_DRAIN_ALL, NULL, NULL, 0, 0, "sticky error"); /* pinned records survive */
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* The end of the process: what is pending is read. wait: the launches' streams are waited for
+ * (the Sanitizer must still be usable); try: the lock may be held by a thread that crashed. */
+static void drain_at_end(int wait, int try, const char *why)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || !g->deferred_drain) {
+        return;
+    }
+    if (try ? pthread_mutex_trylock(&g->lock) != 0 : pthread_mutex_lock(&g->lock) != 0) {
+        return;
+    }
+    cc_instr_drain(CC_DRAIN_ALL, NULL, NULL, wait, wait, why);
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* Registered with atexit at the first deferred launch, so after the CUDA runtime's own exit
+ * handlers, and therefore run before them: contexts, modules and the Sanitizer are still up. */
+static void exit_hook(void)
+{
+    drain_at_end(1, 0, "exit");
+    cc_agent_note("%s: %llu wait(s) at LAUNCH_END because slots ran short; %llu launch(es) "
+                  "found no free slot and ran unchecked", cc_instr_g.client->name,
+                  (unsigned long long)cc_instr_g.drain_waits,
+                  (unsigned long long)cc_instr_g.no_slot);
+}
+
+void cc_instr_exit_hook_once(void)
+{
+    static int registered;
+    if (!__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL)) {
+        atexit(exit_hook);
+    }
+}
+
+void cc_instr_on_process_end(int fatal)
+{
+    /* Late (on_exit runs after the runtime's teardown when the agent was preloaded) or in a
+     * fatal signal: no Sanitizer call, the pinned records only. */
+    drain_at_end(0, fatal, fatal ? "fatal signal or _exit" : "exit, after the runtime's teardown");
+}
+
+void cc_instr_after_fork_child(void)
+{
+    /* The parent's launches are the parent's to read; the child cannot use its contexts. */
+    cc_instr_state *g = &cc_instr_g;
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    g->lock = fresh;
+    for (size_t i = 0; i < g->nctx; i++) {
+        for (int k = 0; k < CC_INSTR_SLOTS; k++) {
+            g->ctxs[i].slots[k].busy = 0;
+            g->ctxs[i].slots[k].pending = 0;
+            g->ctxs[i].slots[k].draining = 0;
+        }
+        g->ctxs[i].nbusy = 0;
+    }
+    g->inflight = 0;
+}

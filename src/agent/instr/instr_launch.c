@@ -1,0 +1,410 @@
+/* Instrumentation manager, entry points (instr.h): activation with the client of the
+ * process's tool (its plug-in's instr_client), the allocation and module callbacks, and per launch: at LAUNCH_BEGIN the client's
+ * policy decides, a slot is taken, the allocation table (when it does not ride in the header)
+ * and the header the client fills are staged in the slot's pinned buffer and uploaded on the
+ * launch's stream (no wait: the launch is ordered after them), and the slot is bound with
+ * sanitizerSetLaunchCallbackData. At LAUNCH_END the slot is drained (instr_drain.c: memcheck's
+ * violations, readable from pinned memory even when the kernel faulted; streamcheck's access
+ * ranges) into events with the launch's id: at once after waiting for the stream, or, for a
+ * client with deferred_drain, later, when the launch is known to be done. A client may ask to
+ * stop the program after a launch (memcheck --on-error stop; its drains are never deferred). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "agent/core/agent.h"
+#include "agent/instr/instr.h"
+#include "agent/instr/instr_internal.h"
+#include "agent/core/self_time.h"
+#include "core/agent_env.h"
+#include "agent/core/agent_knobs.h"
+
+typedef struct cc_instr_current {
+    int set;
+    Sanitizer_LaunchHandle launch;
+    CUcontext ctx;
+    CUmodule module;
+    int slot;
+    uint64_t launch_id;
+} cc_instr_current;
+
+static _Thread_local cc_instr_current cc_cur;
+
+void cc_instr_init(const cc_instr_client *cl)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!cc_agent_g.subscribed || cl == NULL || cl->dev_bytes > CC_INSTR_HDR_MAX) {
+        return;
+    }
+    g->client = cl;
+    g->active = 1;
+    /* Modules are unpatched and re-patched only at API exits (cc_instr_module_want). */
+    g->can_defer =
+        (cc_agent_g.track & (CC_TRACK_RUNTIME | CC_TRACK_DRIVER | CC_TRACK_APIWORK)) != 0;
+    if (!g->can_defer) {
+        cc_agent_note("%s: no API callbacks (CUCHECK_TRACK): modules stay patched after their "
+                      "kernels were checked", cl->name);
+    }
+    const char *drain = cc_knob_get(CC_KNOB_DRAIN);
+    g->deferred_drain = cl->deferred_drain && !(drain != NULL && strcmp(drain, "launch") == 0);
+    const char *end = cc_knob_get(CC_KNOB_LAUNCH_END);
+    g->end_always = end != NULL && strcmp(end, "always") == 0;
+    if (sanitizerEnableCallback(1, cc_agent_g.subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
+                                SANITIZER_CBID_LAUNCH_END) != SANITIZER_SUCCESS) {
+        fprintf(stderr, "cucheck: %s: cannot enable launch-end callbacks; device-side "
+                        "instrumentation is off\n", cl->name);
+        g->active = 0;
+    }
+    g->end_on = g->active;
+    pthread_rwlockattr_t attr;
+    if (g->can_defer && pthread_rwlockattr_init(&attr) == 0) {
+        /* Writer-preferring: launches from many threads must not starve a module change. */
+        pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+        g->gate_ready = pthread_rwlock_init(&g->gate, &attr) == 0;
+        pthread_rwlockattr_destroy(&attr);
+    }
+}
+
+/* (locked) LAUNCH_END callbacks on or off (see cc_instr_state). 0 on success. */
+static int cc_instr_launch_end_callbacks(int on)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (sanitizerEnableCallback((uint32_t)on, cc_agent_g.subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
+                                SANITIZER_CBID_LAUNCH_END) != SANITIZER_SUCCESS) {
+        return -1;
+    }
+    g->end_on = on;
+    return 0;
+}
+
+/* The resource callbacks the manager reads; the others never take its lock. */
+static int resource_wanted(Sanitizer_CallbackId cbid)
+{
+    switch (cbid) {
+    case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC:
+    case SANITIZER_CBID_RESOURCE_HOST_MEMORY_ALLOC:
+    case SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC:
+    case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE:
+    case SANITIZER_CBID_RESOURCE_HOST_MEMORY_FREE:
+    case SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC:
+    case SANITIZER_CBID_RESOURCE_VIRTUAL_RESERVE:
+    case SANITIZER_CBID_RESOURCE_VIRTUAL_RELEASE:
+    case SANITIZER_CBID_RESOURCE_MODULE_LOADED:
+    case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
+    case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+    case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || !resource_wanted(cbid)) {
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    switch (cbid) {
+    case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC:
+    case SANITIZER_CBID_RESOURCE_HOST_MEMORY_ALLOC:
+    case SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC: {
+        const Sanitizer_ResourceMemoryData *d = data;
+        cc_instr_table_add(d->address, d->size, 0);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE:
+    case SANITIZER_CBID_RESOURCE_HOST_MEMORY_FREE:
+    case SANITIZER_CBID_RESOURCE_MEMORY_FREE_ASYNC:
+        cc_instr_table_remove(((const Sanitizer_ResourceMemoryData *)data)->address);
+        break;
+    case SANITIZER_CBID_RESOURCE_VIRTUAL_RESERVE: {
+        /* Mapped pieces of a reserved range are not reported one by one: the range counts. */
+        const Sanitizer_ResourceVirtualRange *d = data;
+        cc_instr_table_add(d->address, d->size, 1);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_VIRTUAL_RELEASE:
+        cc_instr_table_remove(((const Sanitizer_ResourceVirtualRange *)data)->address);
+        break;
+    case SANITIZER_CBID_RESOURCE_MODULE_LOADED:
+        cc_instr_module_loaded(data);
+        break;
+    case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING: {
+        /* Its pending launches' lines come from the module's cubin: read them first (no wait:
+         * the driver does not unload code that still runs). */
+        CUmodule module = ((const Sanitizer_ResourceModuleData *)data)->module;
+        cc_instr_drain(CC_DRAIN_MODULE, NULL, module, 0, 1, "module unload");
+        cc_instr_module_unloading(module);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING: {
+        CUcontext ctx = ((const Sanitizer_ResourceContextData *)data)->context;
+        cc_instr_drain(CC_DRAIN_CONTEXT, ctx, NULL, 0, 1, "context destroy"); /* it was idle */
+        cc_instr_ctx_destroy(ctx);
+        break;
+    }
+    case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING: {
+        /* Its handle is valid only until it is destroyed; no wait inside the driver here. */
+        const Sanitizer_ResourceStreamData *d = data;
+        cc_instr_stream_destroyed(d->context, d->stream);
+        break;
+    }
+    default:
+        break;
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) {
+        cc_instr_patch_at_load(((const Sanitizer_ResourceModuleData *)data)->module);
+    }
+}
+
+/* Take a slot, stage and upload the table (if the header cannot carry it) and the header the
+ * client fills, bind it to the launch. The slot index or -1. */
+static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_ev_launch *launch)
+{
+    cc_instr_state *g = &cc_instr_g;
+    const cc_instr_client *cl = g->client;
+    int slot = cc_instr_slot_take(c);
+    if (slot < 0) {
+        g->no_slot++;
+        return -1;
+    }
+    cc_instr_slot *s = &c->slots[slot];
+    size_t hdr_bytes = (cl->dev_bytes + 15u) & ~(size_t)15u;
+    size_t nt = g->ntable > cl->header_ranges ? g->ntable : 0;
+    if (cc_instr_slot_reserve(c, slot, hdr_bytes + nt * sizeof(cc_mc_range), nt) != 0) {
+        goto unbound;
+    }
+    if (nt > 0 && s->table_version != g->version) {
+        /* The slot's previous launch was drained, so nothing reads its table any more. */
+        memcpy(s->stage + hdr_bytes, g->table, nt * sizeof(cc_mc_range));
+        s->table_version = UINT64_MAX;
+        if (sanitizerMemcpyHostToDeviceAsync(s->table_dev, s->stage + hdr_bytes,
+                                             nt * sizeof(cc_mc_range),
+                                             d->hStream) != SANITIZER_SUCCESS) {
+            goto unbound;
+        }
+        s->table_version = g->version;
+    }
+    memset(s->stage, 0, cl->dev_bytes);
+    if (cl->fill(c, slot, d, s->stage) == 0 &&
+        sanitizerMemcpyHostToDeviceAsync(s->dev, s->stage, cl->dev_bytes, d->hStream) ==
+            SANITIZER_SUCCESS &&
+        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, s->dev) ==
+            SANITIZER_SUCCESS) {
+        s->launch_id = launch->launch_id;
+        s->order = g->bind_order++;
+        s->stream = d->stream;
+        s->hstream = d->hStream;
+        s->module = d->module;
+        s->thread = (uintptr_t)pthread_self();
+        s->function_name = launch->name; /* the module's own string may go first */
+        cc_instr_function_pc(d->module, d->function, d->functionName, &s->function_pc,
+                             &s->function_size);
+        s->pending = 0;
+        s->draining = 0;
+        s->stream_gone = 0;
+        return slot;
+    }
+unbound:
+    s->busy = 0;
+    c->nbusy--;
+    return -1;
+}
+
+/* Whether a launch is being captured into a graph rather than run: such a launch must not be
+ * instrumented (the per-launch upload and wait on its stream would end the capture with an
+ * error); its kernel runs later as a graph node. */
+static int cc_launch_captured(const Sanitizer_LaunchData *d)
+{
+    return cc_agent_stream_capturing(d->stream) == 1;
+}
+
+void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active) {
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_module *m = cc_instr_module_find(d->module);
+    int want = g->client->decide(d, m, ev);
+    /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and
+     * let this one run unbound. */
+    int end_ready = g->end_on;
+    if (want && !end_ready) {
+        cc_instr_launch_end_callbacks(1);
+    }
+    /* Asked of the driver only for a launch the client wants instrumented; a captured one then
+     * runs uninstrumented, like one that finds no free slot (the client's unbound). */
+    cc_instr_ctx *c =
+        want && end_ready && !cc_launch_captured(d) ? cc_instr_ctx_get(d->context) : NULL;
+    int slot = c != NULL ? bind_slot(c, d, &ev->u.launch) : -1;
+    g->quiet_launches = slot >= 0 ? 0 : g->quiet_launches + 1;
+    if (g->end_on && g->client->end_dynamic && !g->end_always && g->inflight == 0 &&
+        g->quiet_launches >= CC_INSTR_END_QUIET && cc_instr_launch_end_callbacks(0) == 0 &&
+        !g->end_off_noted) {
+        g->end_off_noted = 1;
+        cc_agent_note("%s: launch-end callbacks off after %u launches without instrumentation "
+                      "(on again when one needs it)", g->client->name, CC_INSTR_END_QUIET);
+    }
+    if (slot >= 0) {
+        g->inflight++;
+        g->checked_launches++;
+        cc_cur.set = 1;
+        cc_cur.launch = d->hLaunch;
+        cc_cur.ctx = d->context;
+        cc_cur.module = d->module;
+        cc_cur.slot = slot;
+        cc_cur.launch_id = ev->u.launch.launch_id;
+        ev->u.launch.flags |= CC_LAUNCH_FLAG_INSTRUMENTED;
+    } else if (want && g->client->unbound != NULL) {
+        g->client->unbound(d);
+    }
+    if (slot < 0 && m != NULL && m->patched) {
+        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
+    }
+    pthread_mutex_unlock(&g->lock);
+}
+
+void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || d->hLaunch == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_module *m = cc_instr_module_find(d->module);
+    if (m != NULL && m->patched) {
+        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
+    }
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* Driver calls that launch kernels: they hold the launch gate (cc_instr_state.gate). */
+static int is_launch_call(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid)
+{
+    if (domain != SANITIZER_CB_DOMAIN_DRIVER_API) {
+        return 0;
+    }
+    switch (cbid) {
+    case SANITIZER_CBID_DRIVER_API_cuLaunch:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchGrid:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchGridAsync:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernelMultiDevice:
+    case SANITIZER_CBID_DRIVER_API_cuGraphLaunch:
+    case SANITIZER_CBID_DRIVER_API_cuGraphLaunch_ptsz:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static _Thread_local int cc_gate_depth; /* launch calls of this thread inside the gate */
+
+void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active) {
+        return;
+    }
+    if (g->gate_ready && is_launch_call(domain, cbid)) {
+        if (enter) {
+            if (cc_gate_depth++ == 0) {
+                pthread_rwlock_rdlock(&g->gate);
+            }
+            return;
+        }
+        if (cc_gate_depth > 0 && --cc_gate_depth == 0) {
+            pthread_rwlock_unlock(&g->gate);
+        }
+    }
+    if (enter) {
+        return;
+    }
+    cc_instr_after_synchronized(); /* a thread-local flag when there is nothing to read */
+    if (cc_gate_depth > 0 || !__atomic_load_n(&g->deferred_due, __ATOMIC_ACQUIRE)) {
+        return; /* inside a launch call of this thread: at its exit */
+    }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
+    cc_instr_apply_deferred(); /* takes its locks itself: patching runs outside g->lock */
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_DEFERRED, t0);
+    }
+}
+
+void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || cbid != SANITIZER_CBID_LAUNCH_END || !cc_cur.set) {
+        return;
+    }
+    const Sanitizer_LaunchData *d = data;
+    if (d->hLaunch != cc_cur.launch) {
+        return;
+    }
+    cc_cur.set = 0;
+    if (g->deferred_drain) {
+        /* Read later (instr_drain.c): the host thread goes on while the kernel runs. */
+        pthread_mutex_lock(&g->lock);
+        cc_instr_ctx *c = cc_instr_ctx_get(cc_cur.ctx);
+        if (c != NULL && c->slots[cc_cur.slot].busy) {
+            c->slots[cc_cur.slot].pending = 1;
+            /* Slots running short: read back the launches this thread made, waiting for their
+             * streams here, at LAUNCH_END, where the agent always waited. A wait inside
+             * LAUNCH_BEGIN, or for launches other threads are still making, risks a deadlock
+             * in the driver when several threads launch; a launch that finds no free slot
+             * runs unchecked (the report's "launches instrumented" says so). */
+            if (c->nbusy >= CC_INSTR_DRAIN_AT) {
+                g->drain_waits++;
+                cc_instr_drain(CC_DRAIN_THREAD, NULL, (const void *)(uintptr_t)pthread_self(), 1,
+                               1, "slots running short");
+            }
+        }
+        pthread_mutex_unlock(&g->lock);
+        cc_instr_exit_hook_once();
+        return;
+    }
+    /* The launch's results are complete once its stream is idle; a kernel that faulted still
+     * left memcheck's records in pinned host memory. */
+    int device_ok = sanitizerStreamSynchronize(d->hStream) == SANITIZER_SUCCESS;
+    if (device_ok && g->client->fetch != NULL) {
+        /* The slot is this launch's until it is drained: its buffers stay put. */
+        pthread_mutex_lock(&g->lock);
+        cc_instr_ctx *c0 = cc_instr_ctx_get(cc_cur.ctx);
+        void *dev = c0 != NULL ? c0->slots[cc_cur.slot].dev : NULL;
+        void *host = c0 != NULL ? c0->slots[cc_cur.slot].host : NULL;
+        pthread_mutex_unlock(&g->lock);
+        if (dev != NULL) {
+            g->client->fetch(dev, host, d->hStream);
+        }
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_ctx *c = cc_instr_ctx_get(cc_cur.ctx);
+    int stop = 0;
+    if (c != NULL && c->slots[cc_cur.slot].busy) {
+        stop = cc_instr_drain_slot(c, cc_cur.slot, device_ok);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (stop) {
+        cc_instr_stop_program(cc_cur.launch_id);
+    }
+}
+
+void cc_instr_stop_program(uint64_t launch_id)
+{
+    fprintf(stderr, "cucheck: %s stops the program after an invalid access in launch "
+                    "#%llu (--on-error stop)\n", cc_instr_g.client->name,
+            (unsigned long long)launch_id);
+    cc_agent_close_outputs(CC_EXIT_FAST, 1);
+    _exit(1);
+}

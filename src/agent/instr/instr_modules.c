@@ -1,0 +1,382 @@
+/* Instrumentation manager, modules: the cubin of every loaded module (kept for pc -> file:line),
+ * patching a module with the client's patch functions and unpatching it, and the patch policy
+ * every client shares (cc_instr_module_want): a module whose recent launches needed no
+ * instrumentation is unpatched, and re-patched (a bounded number of times, with back-off) when a
+ * launch of it needs instrumentation again, both deferred to the next API exit
+ * (cc_instr_apply_deferred; inside a launch callback the driver can deadlock). Which launches
+ * need it is the client's decision (instr_mc.c, sc_client.c).
+ *
+ * Lock order, by design: the Sanitizer's patching calls run under cc_instr_g.patch_lock and never
+ * under cc_instr_g.lock, since they wait for a driver lock that other threads hold inside their
+ * callbacks while waiting for cc_instr_g.lock. A module's state changes in three steps: mark it
+ * `changing` under the lock, make the call without it, record the result under it again. Only
+ * API exits (which hold no driver lock) block on patch_lock; a module-load callback only tries it.
+ * The functions not named otherwise run with cc_instr_g.lock held. */
+#include <stdlib.h>
+#include <string.h>
+#include "agent/core/agent.h"
+#include "agent/instr/instr_internal.h"
+
+#define CC_INSTR_CUBIN_BUDGET (256ull << 20) /* bytes of cubins kept for line lookup */
+
+static uint64_t cc_cubin_bytes;
+
+static void forget_function_pcs(CUmodule module);
+
+cc_instr_module *cc_instr_module_find(CUmodule m)
+{
+    for (size_t i = 0; i < cc_instr_g.nmods; i++) {
+        if (cc_instr_g.mods[i].module == m) {
+            return &cc_instr_g.mods[i];
+        }
+    }
+    return NULL;
+}
+
+/* The Sanitizer calls that patch `module` of ctx with the client's functions (patch_lock held,
+ * cc_instr_g.lock not). 0 on success. */
+static int patch_calls(CUmodule module, CUcontext ctx)
+{
+    const cc_instr_client *cl = cc_instr_g.client;
+    if (cc_agent_patches_load(ctx) != 0) { /* once per context */
+        return -1;
+    }
+    for (size_t i = 0; i < cl->nclasses; i++) {
+        SanitizerResult r = sanitizerPatchInstructions(cl->classes[i].id, module,
+                                                       cl->classes[i].fn);
+        if (r != SANITIZER_SUCCESS) {
+            /* The first class (global accesses) is essential; the others only add checks. */
+            cc_agent_note("%s: cannot patch %s in module %p (error %d)%s", cl->name,
+                          cl->classes[i].fn, (void *)module, (int)r,
+                          i == 0 ? "" : "; those checks are skipped there");
+            if (i == 0) {
+                return -1;
+            }
+        }
+    }
+    if (sanitizerPatchModule(module) != SANITIZER_SUCCESS) {
+        cc_agent_note("%s: sanitizerPatchModule failed for module %p", cl->name, (void *)module);
+        return -1;
+    }
+    return 0;
+}
+
+typedef enum change_kind { CHANGE_NONE, CHANGE_PATCH, CHANGE_REPATCH, CHANGE_UNPATCH } change_kind;
+
+/* Wait until ctx has no work left (the module's kernels must not run while it changes); the
+ * caller holds the launch gate for writing, so no launch starts meanwhile. */
+static void wait_context_idle(CUcontext ctx)
+{
+    typedef int (*ctx_fn)(CUcontext *);
+    typedef int (*push_fn)(CUcontext);
+    typedef int (*sync_fn)(void);
+    static ctx_fn get_current;
+    static push_fn push;
+    static ctx_fn pop;
+    static sync_fn sync;
+    if (sync == NULL) {
+        get_current = (ctx_fn)cc_agent_driver_symbol("cuCtxGetCurrent");
+        push = (push_fn)cc_agent_driver_symbol("cuCtxPushCurrent_v2");
+        pop = (ctx_fn)cc_agent_driver_symbol("cuCtxPopCurrent_v2");
+        sync = (sync_fn)cc_agent_driver_symbol("cuCtxSynchronize");
+    }
+    CUcontext current = NULL;
+    if (sync == NULL || get_current == NULL || get_current(&current) != 0) {
+        return;
+    }
+    if (current == ctx) {
+        sync();
+    } else if (push != NULL && pop != NULL && push(ctx) == 0) {
+        sync();
+        CUcontext popped;
+        pop(&popped);
+    }
+}
+
+static _Thread_local int cc_changing; /* this thread makes a module change (no re-entry) */
+
+/* (patch_lock held, cc_instr_g.lock not) Make one change to `module`, marked `changing` by the
+ * caller: with the launch gate held for writing and the context idle, the call without the lock,
+ * the result recorded under it. An unpatch marks the module unpatched before the call, so no
+ * launch binds a slot to code that is being restored. A change at module load needs neither:
+ * no kernel of the module ran yet (gated 0). */
+static void change_module(CUmodule module, CUcontext ctx, change_kind kind, int gated)
+{
+    cc_instr_state *g = &cc_instr_g;
+    gated = gated && g->gate_ready;
+    if (gated) {
+        pthread_rwlock_wrlock(&g->gate);
+        cc_changing = 1; /* the wait's own callbacks come back here */
+        wait_context_idle(ctx);
+    }
+    int ok = kind == CHANGE_UNPATCH ? sanitizerUnpatchModule(module) == SANITIZER_SUCCESS
+                                    : patch_calls(module, ctx) == 0;
+    if (gated) {
+        cc_changing = 0;
+        pthread_rwlock_unlock(&g->gate);
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_module *m = cc_instr_module_find(module); /* gone if it was unloaded meanwhile */
+    if (m != NULL) {
+        m->changing = 0;
+        if (kind == CHANGE_UNPATCH) {
+            m->patched = !ok;
+        } else if (ok) {
+            m->patched = 1;
+            m->quiet = 0;
+            m->repatches += kind == CHANGE_REPATCH;
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (ok && kind == CHANGE_UNPATCH) {
+        cc_agent_note("%s: module %p unpatched (its kernels were checked)", g->client->name,
+                      (void *)module);
+    }
+}
+
+/* (locked) The change a module waits for, taken off its flags and marked `changing`. */
+static change_kind take_change(cc_instr_module *m)
+{
+    change_kind kind = CHANGE_NONE;
+    if (m->changing) {
+        return CHANGE_NONE;
+    }
+    if (m->unpatch_pending) {
+        m->unpatch_pending = 0;
+        if (m->patched) {
+            m->patched = 0;
+            kind = CHANGE_UNPATCH;
+        }
+    } else if (m->repatch_pending || m->load_pending) {
+        kind = m->load_pending ? CHANGE_PATCH : CHANGE_REPATCH;
+        m->repatch_pending = 0;
+        m->load_pending = 0;
+        if (m->patched) {
+            kind = CHANGE_NONE;
+        }
+    }
+    m->changing = kind != CHANGE_NONE;
+    return kind;
+}
+
+void cc_instr_patch_at_load(CUmodule module)
+{
+    cc_instr_state *g = &cc_instr_g;
+    /* Without API exits nothing is ever deferred or unpatched: only other module loads hold the
+     * patch lock, as they held the manager's lock before, so waiting for it is safe. */
+    if (g->can_defer ? pthread_mutex_trylock(&g->patch_lock) != 0
+                     : pthread_mutex_lock(&g->patch_lock) != 0) {
+        __atomic_store_n(&g->deferred_due, 1, __ATOMIC_RELEASE); /* load_pending stays set */
+        return;
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_module *m = cc_instr_module_find(module);
+    change_kind kind = m != NULL && m->load_pending ? take_change(m) : CHANGE_NONE;
+    CUcontext ctx = m != NULL ? m->ctx : NULL;
+    pthread_mutex_unlock(&g->lock);
+    if (kind != CHANGE_NONE) {
+        change_module(module, ctx, kind, 0);
+    }
+    pthread_mutex_unlock(&g->patch_lock);
+}
+
+void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (g->nmods == g->modcap) {
+        size_t cap = g->modcap ? g->modcap * 2 : 64;
+        cc_instr_module *p = realloc(g->mods, cap * sizeof *p);
+        if (p == NULL) {
+            return;
+        }
+        g->mods = p;
+        g->modcap = cap;
+    }
+    cc_instr_module *m = &g->mods[g->nmods++];
+    memset(m, 0, sizeof *m);
+    m->heap_user = -1;
+    m->module = d->module;
+    m->ctx = d->context;
+    if (d->pCubin != NULL && d->cubinSize > 0 && cc_cubin_bytes + d->cubinSize <= CC_INSTR_CUBIN_BUDGET) {
+        m->cubin = malloc(d->cubinSize);
+        if (m->cubin != NULL) {
+            memcpy(m->cubin, d->pCubin, d->cubinSize);
+            m->cubin_size = d->cubinSize;
+            cc_cubin_bytes += d->cubinSize;
+        }
+    }
+    m->load_pending = 1; /* patched right after the lock is released (cc_instr_patch_at_load) */
+}
+
+void cc_instr_module_unloading(CUmodule module)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (g->client != NULL && g->client->module_unloading != NULL) {
+        g->client->module_unloading(module);
+    }
+    forget_function_pcs(module);
+    cc_instr_module *m = cc_instr_module_find(module);
+    if (m == NULL) {
+        return;
+    }
+    if (m->lines != NULL) {
+        cc_line_table_free(m->lines);
+    }
+    if (m->cubin != NULL) {
+        cc_cubin_bytes -= m->cubin_size;
+        free(m->cubin);
+    }
+    *m = g->mods[--g->nmods];
+}
+
+static void defer(int *flag)
+{
+    *flag = 1;
+    __atomic_store_n(&cc_instr_g.deferred_due, 1, __ATOMIC_RELEASE);
+}
+
+int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (m == NULL) {
+        return 0; /* a module we never saw load: not patched */
+    }
+    if (!want) {
+        if (m->patched && may_unpatch && g->can_defer && !m->unpatch_pending &&
+            ++m->quiet >= (1ull << m->repatches)) {
+            defer(&m->unpatch_pending);
+        }
+        return 0;
+    }
+    m->quiet = 0;
+    m->unpatch_pending = 0; /* still patched: wanted again before the deferred unpatch */
+    if (!m->patched) {
+        if (m->repatches >= CC_INSTR_MAX_REPATCH) {
+            return 0;
+        }
+        if (!m->repatch_pending) {
+            defer(&m->repatch_pending);
+        }
+        return 0;
+    }
+    return 1;
+}
+
+void cc_instr_apply_deferred(void)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (cc_changing) {
+        return;
+    }
+    pthread_mutex_lock(&g->patch_lock);
+    __atomic_store_n(&g->deferred_due, 0, __ATOMIC_RELEASE);
+    /* Launches pending on a module need nothing of its patched state: their kernels' code
+     * ranges were taken when they were bound (cc_instr_function_pc). One module at a time, the
+     * manager's lock released around each call; modules may come and go meanwhile, so the scan
+     * restarts and is bounded by the number of modules seen at the start. */
+    pthread_mutex_lock(&g->lock);
+    size_t rounds = g->nmods;
+    pthread_mutex_unlock(&g->lock);
+    for (size_t r = 0; r <= rounds; r++) {
+        CUmodule module = NULL;
+        CUcontext ctx = NULL;
+        change_kind kind = CHANGE_NONE;
+        pthread_mutex_lock(&g->lock);
+        for (size_t i = 0; i < g->nmods && kind == CHANGE_NONE; i++) {
+            kind = take_change(&g->mods[i]);
+            module = g->mods[i].module;
+            ctx = g->mods[i].ctx;
+        }
+        pthread_mutex_unlock(&g->lock);
+        if (kind == CHANGE_NONE) {
+            break;
+        }
+        /* A module never patched yet (load_pending) had no kernel run patched, but others of
+         * it may run: every later change waits for the gate. */
+        change_module(module, ctx, kind, 1);
+    }
+    pthread_mutex_unlock(&g->patch_lock);
+}
+
+#define CC_FN_PCS 8192 /* functions whose code range is cached: a power of two */
+
+typedef struct fn_pc_entry {
+    CUfunction function; /* NULL: empty */
+    CUmodule module;
+    uint64_t pc, size;
+} fn_pc_entry;
+
+static fn_pc_entry cc_fn_pcs[CC_FN_PCS];
+
+static void ask_function_pc(CUmodule module, const char *name, uint64_t *pc, uint64_t *size)
+{
+    if (name == NULL ||
+        sanitizerGetFunctionPcAndSize(module, name, pc, size) != SANITIZER_SUCCESS) {
+        *pc = 0;
+        *size = 0;
+    }
+}
+
+void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
+                          uint64_t *pc, uint64_t *size)
+{
+    size_t h = ((uintptr_t)function >> 4) * 0x9e3779b97f4a7c15ull >> 51; /* 13 bits */
+    for (size_t i = 0; i < 16; i++) {
+        fn_pc_entry *e = &cc_fn_pcs[(h + i) & (CC_FN_PCS - 1)];
+        if (e->function == function && e->module == module) {
+            *pc = e->pc;
+            *size = e->size;
+            return;
+        }
+        if (e->function == NULL) {
+            ask_function_pc(module, name, pc, size);
+            *e = (fn_pc_entry){function, module, *pc, *size};
+            return;
+        }
+    }
+    ask_function_pc(module, name, pc, size); /* a full neighbourhood: ask each time */
+}
+
+/* A module is going: its functions' handles may be reused. */
+static void forget_function_pcs(CUmodule module)
+{
+    for (size_t i = 0; i < CC_FN_PCS; i++) {
+        if (cc_fn_pcs[i].function != NULL && cc_fn_pcs[i].module == module) {
+            /* Keep probing chains intact: a tombstone that matches no real function. */
+            cc_fn_pcs[i].function = (CUfunction)(uintptr_t)1;
+            cc_fn_pcs[i].module = NULL;
+        }
+    }
+}
+
+void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t fpc, uint64_t fsize,
+                         uint64_t pc, uint64_t *offset, const char **file, uint32_t *line)
+{
+    *offset = pc;
+    *file = "";
+    *line = 0;
+    if (m == NULL || kernel == NULL) {
+        return;
+    }
+    if (fsize > 0 && pc >= fpc && pc - fpc < fsize) {
+        *offset = pc - fpc;
+    }
+    if (m->cubin == NULL) {
+        return;
+    }
+    if (m->lines == NULL && !m->lines_tried) {
+        char err[256];
+        m->lines_tried = 1;
+        m->lines = cc_line_table_open(m->cubin, m->cubin_size, CC_LINES_SOURCE, err, sizeof err);
+        if (m->lines == NULL) {
+            cc_agent_note("memcheck: no line information for module %p: %s", (void *)m->module,
+                          err);
+        }
+    }
+    const cc_line_row *row = NULL;
+    if (m->lines != NULL && cc_line_table_lookup(m->lines, kernel, *offset, &row) == 1 &&
+        row != NULL && row->file != NULL) {
+        *file = row->file;
+        *line = row->line;
+    }
+}

@@ -1,0 +1,294 @@
+/* memcheck's client of the instrumentation manager (instr_internal.h): its patch (global
+ * accesses, cc_mc_global_access), its launch policy (kernel include/exclude, launch skip/count,
+ * --mode full: every launch, adaptive: --checks-per-kernel checked launches per (kernel, grid,
+ * block)), the cc_mc_launch header of a checked launch, and the drain once the launch is done
+ * (deferred: instr_drain.c says when): the violations in the slot's pinned records become
+ * CC_EV_DEVICE_ACCESS_ERROR events (pc -> file:line from the module's cubin). Every function
+ * here runs with cc_instr_g.lock held. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/core/agent.h"
+#include "agent/instr/instr_internal.h"
+#include "agent/tools/memcheck/mc_client.h"
+#include "agent/tools/memcheck/mc_windows.h"
+#include "symbols/demangle.h"
+
+#define CC_MC_SHAPES 16384 /* (kernel, grid, block) counters */
+#define CC_MC_FUNCS 8192   /* per-function selection cache */
+
+typedef struct shape_entry {
+    uint64_t key; /* 0 = empty */
+    uint32_t checks;
+} shape_entry;
+
+typedef struct func_entry {
+    CUfunction fn; /* NULL = empty */
+    int selected;
+} func_entry;
+
+static cc_memcheck_config cc_mc_cfg; /* memcheck's options (cc_mc_config_load) */
+static shape_entry cc_mc_shapes[CC_MC_SHAPES];
+static func_entry cc_mc_funcs[CC_MC_FUNCS];
+
+/* ---- launch policy ---- */
+
+static int func_selected(CUfunction fn, const char *name)
+{
+    const cc_memcheck_config *cfg = &cc_mc_cfg;
+    if (cfg->kernel_include[0] == '\0' && cfg->kernel_exclude[0] == '\0') {
+        return 1;
+    }
+    size_t h = ((uintptr_t)fn >> 4) % CC_MC_FUNCS;
+    for (size_t i = 0; i < CC_MC_FUNCS; i++) {
+        func_entry *e = &cc_mc_funcs[(h + i) % CC_MC_FUNCS];
+        if (e->fn == fn) {
+            return e->selected;
+        }
+        if (e->fn == NULL) {
+            char dem[1024];
+            cc_demangle(name != NULL ? name : "", dem, sizeof dem);
+            e->fn = fn;
+            e->selected = cc_memcheck_kernel_selected(cfg, name, dem);
+            return e->selected;
+        }
+    }
+    char dem[1024];
+    cc_demangle(name != NULL ? name : "", dem, sizeof dem);
+    return cc_memcheck_kernel_selected(cfg, name, dem);
+}
+
+static shape_entry *shape_of(const Sanitizer_LaunchData *d)
+{
+    uint64_t k = 1469598103934665603ull;
+    uint64_t parts[7] = {(uint64_t)(uintptr_t)d->function, d->gridDim_x, d->gridDim_y,
+                         d->gridDim_z, d->blockDim_x, d->blockDim_y, d->blockDim_z};
+    for (int i = 0; i < 7; i++) {
+        k = (k ^ parts[i]) * 1099511628211ull;
+    }
+    k = k != 0 ? k : 1;
+    for (size_t i = 0; i < CC_MC_SHAPES; i++) {
+        shape_entry *e = &cc_mc_shapes[(k + i) % CC_MC_SHAPES];
+        if (e->key == k || e->key == 0) {
+            e->key = k;
+            return e;
+        }
+    }
+    return NULL; /* table full: later new shapes are not checked */
+}
+
+static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
+{
+    (void)launch;
+    cc_instr_state *g = &cc_instr_g;
+    const cc_memcheck_config *cfg = &cc_mc_cfg;
+    int want = 0;
+    shape_entry *shape = NULL;
+    /* A module that calls device-side malloc/free runs checked on every launch: a heap block
+     * its unchecked launches made would be unknown to the heap table later. */
+    if (m != NULL && m->heap_user < 0) { /* read once per module */
+        m->heap_user = cc_mc_module_needs_every_launch(m->cubin, m->cubin_size);
+    }
+    int heap = m != NULL && m->heap_user > 0;
+    if (func_selected(d->function, d->functionName)) {
+        g->selected_launches++;
+        int in_window = g->selected_launches > cfg->launch_skip &&
+                        (cfg->launch_count == 0 || g->checked_launches < cfg->launch_count);
+        if (in_window && (cfg->full || heap)) {
+            want = 1;
+        } else if (in_window) {
+            shape = shape_of(d);
+            want = shape != NULL && shape->checks < cfg->checks_per_kernel;
+        }
+    }
+    int may_unpatch = (!cfg->full || (cfg->launch_count != 0 &&
+                                      g->checked_launches >= cfg->launch_count)) && !heap;
+    if (!cc_instr_module_want(m, want, may_unpatch)) {
+        return 0;
+    }
+    if (shape != NULL) {
+        shape->checks++;
+    }
+    return 1;
+}
+
+/* ---- launch header ---- */
+
+static int mc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    cc_mc_launch *hdr = out;
+    hdr->magic = CC_MC_LAUNCH_MAGIC;
+    hdr->flags = cc_mc_cfg.stop_on_error ? CC_MC_FLAG_STOP : 0;
+    hdr->ntable = cc_instr_g.ntable;
+    if (cc_instr_g.ntable <= CC_MC_INLINE_RANGES) {
+        /* The table travels in the header (the rest stays zeroed), and every reader of
+         * L->table reads that copy: the context's device table was not uploaded for it. */
+        hdr->ninline = (uint32_t)cc_instr_g.ntable;
+        if (cc_instr_g.ntable > 0) {
+            memcpy(hdr->inline_table, cc_instr_g.table, cc_instr_g.ntable * sizeof(cc_mc_range));
+        }
+        hdr->table = (const cc_mc_range *)((char *)c->slots[slot].dev +
+                                           offsetof(cc_mc_launch, inline_table));
+    } else {
+        hdr->ninline = CC_MC_INLINE_RANGES + 1;
+        hdr->table = c->slots[slot].table_dev; /* staged and uploaded by the manager */
+    }
+    hdr->sites = c->slots[slot].host;
+    const cc_instr_module *m = cc_instr_module_find(d->module);
+    cc_mc_launch_fill_windows(hdr, d, m != NULL ? m->cubin : NULL, m != NULL ? m->cubin_size : 0);
+    return 0;
+}
+
+/* ---- drain ---- */
+
+/* The sample to show for a site: the lowest block, then the lowest thread. */
+static const cc_mc_sample *first_sample(const cc_mc_site *s, uint32_t *nvalid)
+{
+    const cc_mc_sample *best = NULL;
+    *nvalid = 0;
+    for (int i = 0; i < CC_MC_SAMPLES; i++) {
+        if (!s->sample_valid[i]) {
+            continue;
+        }
+        (*nvalid)++;
+        const cc_mc_sample *x = &s->samples[i];
+        if (best == NULL ||
+            x->block[2] < best->block[2] ||
+            (x->block[2] == best->block[2] && (x->block[1] < best->block[1] ||
+            (x->block[1] == best->block[1] && (x->block[0] < best->block[0] ||
+            (x->block[0] == best->block[0] && (x->thread[2] < best->thread[2] ||
+            (x->thread[2] == best->thread[2] && (x->thread[1] < best->thread[1] ||
+            (x->thread[1] == best->thread[1] && x->thread[0] < best->thread[0])))))))))) {
+            best = x;
+        }
+    }
+    return best;
+}
+
+static uint32_t access_flags_of(uint16_t f)
+{
+    uint32_t out = 0;
+    if (f & CC_PATCH_ACCESS_READ) {
+        out |= CC_ACCESS_FLAG_READ;
+    }
+    if (f & CC_PATCH_ACCESS_WRITE) {
+        out |= CC_ACCESS_FLAG_WRITE;
+    }
+    if ((f & CC_PATCH_ACCESS_READ) && (f & CC_PATCH_ACCESS_WRITE)) {
+        out |= CC_ACCESS_FLAG_ATOMIC;
+    }
+    return out;
+}
+
+/* The slot's host records: the sites the patches write, then a copy of the header's per-site
+ * thread counts (mc_fetch). */
+typedef struct mc_host_records {
+    cc_mc_site sites[CC_MC_MAX_SITES];
+    unsigned int counts[CC_MC_MAX_SITES];
+    unsigned int counts_valid;
+} mc_host_records;
+
+/* Without the manager's lock, the launch done: the counts, when there is a site to count. */
+static void mc_fetch(void *dev, void *host, Sanitizer_StreamHandle hstream)
+{
+    mc_host_records *r = host;
+    cc_mc_launch *hdr = dev;
+    r->counts_valid = 0;
+    for (int i = 0; i < CC_MC_MAX_SITES; i++) {
+        if (r->sites[i].valid) {
+            r->counts_valid = sanitizerMemcpyDeviceToHost(r->counts, hdr->counts, sizeof r->counts,
+                                                          hstream) == SANITIZER_SUCCESS;
+            return;
+        }
+    }
+}
+
+/* Read the slot's sites, emit their events, clear them. Stop (1) after a violation with
+ * --on-error stop. */
+static int mc_drain(cc_instr_ctx *c, int slot_index, const cc_instr_done *l, cc_instr_module *m,
+                    int device_ok)
+{
+    cc_instr_slot *slot = &c->slots[slot_index];
+    mc_host_records *rec = slot->host;
+    cc_mc_site *sites = rec->sites;
+    int nsites = 0;
+    const unsigned int *counts = rec->counts;
+    int have_counts = device_ok && rec->counts_valid;
+    for (int i = 0; i < CC_MC_MAX_SITES; i++) {
+        cc_mc_site *s = &sites[i];
+        if (!s->valid) {
+            continue;
+        }
+        uint32_t nvalid = 0;
+        const cc_mc_sample *x = first_sample(s, &nvalid);
+        if (x != NULL) {
+            cc_event ev;
+            cc_agent_event_init(&ev, CC_EV_DEVICE_ACCESS_ERROR);
+            cc_ev_device_access_error *e = &ev.u.device_access_error;
+            e->launch_id = l->launch_id;
+            e->kernel = l->function_name != NULL ? l->function_name : "";
+            cc_instr_resolve_pc(m, e->kernel, c->slots[slot_index].function_pc,
+                                c->slots[slot_index].function_size, s->pc, &e->pc, &e->file,
+                                &e->line);
+            memcpy(e->block, x->block, sizeof e->block);
+            memcpy(e->thread, x->thread, sizeof e->thread);
+            e->address = x->address;
+            e->size = x->size;
+            e->flags = access_flags_of(x->flags);
+            e->space = x->space;
+            e->violation = s->violation;
+            e->count = have_counts && counts[i] >= nvalid ? counts[i] : nvalid;
+            cc_agent_emit(&ev);
+            nsites++;
+        }
+        memset(s, 0, sizeof *s);
+    }
+    rec->counts_valid = 0;
+    return nsites > 0 && cc_mc_cfg.stop_on_error;
+}
+
+static void mc_ctx_destroy(cc_instr_ctx *c)
+{
+    cc_mc_heap_on_context_destroy(c->ctx);
+}
+
+static void mc_module_unloading(CUmodule module)
+{
+    cc_mc_windows_on_module_unload(module);
+}
+
+static cc_instr_client cc_mc_client = {
+    .name = "memcheck",
+    .nclasses = 0, /* filled from cc_mc_patch_classes() by cc_mc_client_init */
+    .dev_bytes = sizeof(cc_mc_launch),
+    .host_bytes = sizeof(mc_host_records),
+    .header_ranges = CC_MC_INLINE_RANGES,
+    .deferred_drain = 1, /* not with --on-error stop (cc_mc_client_init) */
+    .decide = mc_decide,
+    .fill = mc_fill,
+    .unbound = NULL,
+    .fetch = mc_fetch,
+    .drain = mc_drain,
+    .ctx_init = NULL,
+    .ctx_destroy = mc_ctx_destroy,
+    .module_unloading = mc_module_unloading,
+};
+
+int cc_mc_config_load(const char *encoded_options, char *err, size_t errlen)
+{
+    return cc_memcheck_config_parse(&cc_mc_cfg, encoded_options, err, errlen);
+}
+
+const cc_instr_client *cc_mc_client_init(void)
+{
+    const cc_mc_patch_class *classes = NULL;
+    size_t n = cc_mc_patch_classes(&classes);
+    cc_mc_client.nclasses = 0;
+    cc_mc_client.deferred_drain = !cc_mc_cfg.stop_on_error; /* stop right after the launch */
+    for (size_t i = 0; i < n && i < CC_INSTR_MAX_CLASSES; i++) {
+        cc_mc_client.classes[i].id = classes[i].id;
+        cc_mc_client.classes[i].fn = classes[i].fn;
+        cc_mc_client.nclasses++;
+    }
+    return &cc_mc_client;
+}

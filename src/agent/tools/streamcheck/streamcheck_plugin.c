@@ -1,0 +1,53 @@
+/* streamcheck's agent half: kernels' access sets, instrumented and learned (sc_client.c,
+ * sc_learn.c: the instrumentation manager's client, default and full modes) or inferred from
+ * pointer arguments (access_infer.c); --mode api takes its events from CUPTI's callbacks. It
+ * watches only the API calls it reads and analyses on the event thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/core/agent.h"
+#include "agent/core/agent_plugin.h"
+#include "agent/instr/instr_internal.h"
+#include "agent/tools/streamcheck/access_infer.h"
+#include "agent/tools/streamcheck/sc_agent.h"
+#include "core/agent_env.h"
+#include "core/options.h"
+#include "agent/core/agent_knobs.h"
+
+/* CUCHECK_API_BACKEND=sanitizer keeps --mode api on the Compute Sanitizer (comparisons). */
+static cc_agent_backend streamcheck_backend(void)
+{
+    const char *b = cc_knob_get(CC_KNOB_API_BACKEND);
+    if (b != NULL && strcmp(b, "sanitizer") == 0) {
+        return CC_BACKEND_SANITIZER;
+    }
+    cc_options *o = cc_options_parse(getenv(CC_ENV_OPTIONS));
+    const char *v = o != NULL ? cc_options_get(o, "mode") : NULL;
+    int api = v != NULL && strcmp(v, "api") == 0;
+    cc_options_free(o);
+    return api ? CC_BACKEND_CUPTI_API : CC_BACKEND_SANITIZER;
+}
+
+static const cc_instr_client *streamcheck_client(void)
+{
+    const char *file = getenv(CC_ENV_PATCHES);
+    if (!cc_agent_patches_embedded() && (file == NULL || file[0] == '\0')) {
+        fprintf(stderr, "cucheck: streamcheck: this agent was built without device patches; "
+                        "kernel access sets are inferred from pointer arguments only\n");
+        return NULL;
+    }
+    return cc_sc_client_init();
+}
+
+const cc_agent_plugin cc_streamcheck_plugin = {
+    .tool = "streamcheck",
+    .backend = streamcheck_backend,
+    .default_track = (CC_TRACK_ALL & ~(CC_TRACK_RUNTIME | CC_TRACK_DRIVER)) | CC_TRACK_APIWORK,
+    .event_thread = 1,
+    .instr_client = streamcheck_client,
+    .init = cc_access_init,
+    .on_resource = cc_access_on_resource,
+    .on_api = cc_access_on_api,
+    .after_launch = cc_access_after_launch,
+    .after_graph_node = cc_access_after_graph_node,
+};

@@ -4,6 +4,7 @@
 #define CUCHECK_CORE_AGENT_ENV_H
 
 #define CC_ENV_TOOL "CUCHECK_TOOL"                 /* registry name of the tool to run */
+#define CC_DEFAULT_TOOL "run"                      /* the tool when CUCHECK_TOOL is unset */
 #define CC_ENV_OPTIONS "CUCHECK_OPTIONS"           /* encoded tool options (core/options.h) */
 #define CC_ENV_REPORT "CUCHECK_REPORT"             /* JSON Lines report path pattern (%p, %q{VAR}) */
 #define CC_ENV_RECORD "CUCHECK_RECORD"             /* .cuevt path pattern; unset: no recording */

@@ -1,9 +1,9 @@
 /* Unit tests of the check of a graph kernel node's driver-held parameters against the launch the
- * Compute Sanitizer reports (src/agent/backends/sanitizer/graph_node_args.h). The closing note's count of graph
+ * Compute Sanitizer reports (src/agent/tools/streamcheck/graph_node_args.h). The closing note's count of graph
  * kernel nodes is tested with the rest of the note (test_sc_coverage.c). */
 #include <string.h>
 #include "check.h"
-#include "agent/backends/sanitizer/graph_node_args.h"
+#include "agent/tools/streamcheck/graph_node_args.h"
 
 static int kernel_a, kernel_b; /* stand-ins for two CUfunction handles */
 

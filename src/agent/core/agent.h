@@ -6,6 +6,7 @@
 #define CUCHECK_AGENT_AGENT_H
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -135,6 +136,8 @@ int cc_agent_switch(const char *env, const char *name, int dflt);
  * the first time a stack is seen); 0 when stacks are not tracked. */
 uint64_t cc_agent_callsite(void);
 void cc_agent_stacks_after_fork(void);
+/* One line on how the call-site cache did (CUCHECK_SELF_TIME). */
+void cc_agent_stacks_report(FILE *out);
 /* Symbolizes and defines the native stacks seen but not yet defined (before an API error is
  * reported, and at exit); not from signal handlers. */
 void cc_agent_stacks_flush(void);

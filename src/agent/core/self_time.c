@@ -1,6 +1,6 @@
 /* The agent's own time per callback domain and for stack capture (see self_time.h). */
 #include "agent/core/self_time.h"
-#include "agent/host/host_site_cache.h"
+#include "agent/core/agent.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -75,5 +75,5 @@ void cc_self_time_report(void)
         fprintf(stderr, "cucheck:   %-12s %10llu %10.3f %8.0f\n", cc_self_slot_name(s),
                 (unsigned long long)n, (double)ns / 1e6, (double)ns / (double)n);
     }
-    cc_site_cache_report(stderr);
+    cc_agent_stacks_report(stderr);
 }

@@ -368,3 +368,8 @@ void cc_agent_stacks_after_fork(void)
     cc_raw_tail = &cc_raw_head;
     atomic_fetch_add(&cc_stacks_generation, 1);
 }
+
+void cc_agent_stacks_report(FILE *out)
+{
+    cc_site_cache_report(out);
+}

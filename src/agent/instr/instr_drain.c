@@ -11,6 +11,7 @@
  * inside the driver. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "agent/core/agent.h"
 #include "agent/instr/instr_internal.h"
 
@@ -235,8 +236,20 @@ void cc_instr_exit_hook_once(void)
     }
 }
 
+/* A fatal signal or _exit right after a checked launch: its kernel may not have run yet, and
+ * the device keeps running while the process ends. The records are pinned host memory the
+ * patches write into, with no completion mark, so the handler gives launches still in flight a
+ * bounded time (nanosleep is async-signal-safe; no CUDA call) before they are read. */
+#define CC_INSTR_FATAL_WAIT_MS 300
+
 void cc_instr_on_process_end(int fatal)
 {
+    if (fatal && cc_instr_g.active && __atomic_load_n(&cc_instr_g.inflight, __ATOMIC_RELAXED) > 0) {
+        struct timespec step = {0, 10 * 1000 * 1000};
+        for (int waited = 0; waited < CC_INSTR_FATAL_WAIT_MS; waited += 10) {
+            nanosleep(&step, NULL);
+        }
+    }
     /* Late (on_exit runs after the runtime's teardown when the agent was preloaded) or in a
      * fatal signal: no Sanitizer call, the pinned records only. */
     drain_at_end(0, fatal, fatal ? "fatal signal or _exit" : "exit, after the runtime's teardown");

@@ -70,7 +70,7 @@ struct cc_instr_module;
 /* What a tool plugs into the manager (one tool per process). Every callback runs with
  * cc_instr_g.lock held. */
 typedef struct cc_instr_client {
-    const char *name;              /* "memcheck", "streamcheck": for notes */
+    const char *name;              /* the tool's name, for notes */
     struct {
         Sanitizer_InstructionId id;
         const char *fn;            /* patch function (patch_records.h) */

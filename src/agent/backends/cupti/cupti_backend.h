@@ -16,7 +16,7 @@
 /* The whole start of a profiling agent: load CUPTI, subscribe, open the outputs (session +
  * recorder), install the agent's exit handlers and the backend's flush handlers, enable
  * activity. Called by the agent entry instead of the Sanitizer subscription when the tool is
- * "profile". 0 on success; -1 after printing one line (the program then runs unprofiled). */
+ * the profile tool. 0 on success; -1 after printing one line (the program then runs unprofiled). */
 int cc_cupti_backend_start(void);
 
 #ifdef CC_HAVE_CUPTI_HEADERS

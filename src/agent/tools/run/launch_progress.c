@@ -249,7 +249,7 @@ static int ctx_setup(progress_ctx *c, Sanitizer_StreamHandle stream)
         .done = host,
         .started = (unsigned long long *)((char *)host + table),
         .mask = CC_PROGRESS_SLOTS - 1,
-        .flags = cc_agent_switch("CUCHECK_PROGRESS_FENCE", "progress-fence", 1)
+        .flags = cc_agent_switch(cc_knob_name(CC_KNOB_PROGRESS_FENCE), "progress-fence", 1)
                      ? CC_PROGRESS_FLAG_FENCE_STARTED
                      : 0,
     };

@@ -16,7 +16,7 @@
 #include "agent/core/agent.h"
 #include "core/allocmap.h"
 #include "core/ptr_infer.h"
-#include "agent/backends/sanitizer/graph_node_args.h"
+#include "agent/tools/streamcheck/graph_node_args.h"
 #include "agent/core/self_time.h"
 #include "agent/tools/streamcheck/sc_agent.h"
 #include "symbols/kparams.h"

@@ -46,7 +46,7 @@ static void cc_agent_init_once(void)
     a->quiet = cc_env_is_one(CC_ENV_QUIET);
     const char *tool = getenv(CC_ENV_TOOL);
     if (tool == NULL || tool[0] == '\0') {
-        tool = "run";
+        tool = CC_DEFAULT_TOOL;
     }
     snprintf(a->tool, sizeof a->tool, "%s", tool);
     cc_agent_plugin_g = cc_agent_plugin_find(a->tool);

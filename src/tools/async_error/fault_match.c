@@ -1,5 +1,5 @@
-/* GPU core dump faults for the run tool (see fault_match.h). */
-#include "tools/run/fault_match.h"
+/* GPU core dump faults for asynchronous-error attribution (see fault_match.h). */
+#include "tools/async_error/fault_match.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@ static const char *keep_str(char *dst, size_t len, const char *src)
     return dst;
 }
 
-void cc_run_fault_keep(cc_run_fault *f, const cc_ev_device_fault *ev)
+void cc_async_fault_keep(cc_async_fault *f, const cc_ev_device_fault *ev)
 {
     if (f->valid) return;
     f->valid = 1;
@@ -28,7 +28,7 @@ static int is_whole_graph(const cc_inflight_launch *l)
     return l->graph_exec && strcmp(l->name, "(graph)") == 0;
 }
 
-const cc_inflight_launch *cc_run_fault_match(const cc_run_fault *f,
+const cc_inflight_launch *cc_async_fault_match(const cc_async_fault *f,
                                              const cc_inflight_launch *pending, size_t n,
                                              const char **how)
 {
@@ -78,7 +78,7 @@ static void append(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-void cc_run_fault_describe(const cc_run_fault *f, char *buf, size_t len)
+void cc_async_fault_describe(const cc_async_fault *f, char *buf, size_t len)
 {
     const cc_ev_device_fault *e = &f->ev;
     if (!len) return;
@@ -94,7 +94,7 @@ void cc_run_fault_describe(const cc_run_fault *f, char *buf, size_t len)
         append(buf, len, ", %s:%u", e->file, e->line);
 }
 
-void cc_run_fault_device_loc(const cc_run_fault *f, const cc_inflight_launch *l,
+void cc_async_fault_device_loc(const cc_async_fault *f, const cc_inflight_launch *l,
                              cc_device_loc *out)
 {
     const cc_ev_device_fault *e = &f->ev;

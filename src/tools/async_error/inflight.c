@@ -14,7 +14,7 @@
  *  - synchronize events are held back the same way: the driver reports the end of a wait also
  *    when the wait ended with the error, so only a next event that is not an API error of the
  *    same thread confirms it. */
-#include "tools/run/inflight.h"
+#include "tools/async_error/inflight.h"
 
 #include <stdlib.h>
 #include <string.h>

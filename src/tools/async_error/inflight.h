@@ -2,8 +2,8 @@
  * launches may still be running, given only the orderings CUDA guarantees (stream order, stream
  * and event synchronization, successful queries, device/context synchronization, synchronous
  * copies). When a sticky error surfaces, the launches still in flight are the candidates. */
-#ifndef CUCHECK_TOOLS_RUN_INFLIGHT_H
-#define CUCHECK_TOOLS_RUN_INFLIGHT_H
+#ifndef CUCHECK_TOOLS_ASYNC_ERROR_INFLIGHT_H
+#define CUCHECK_TOOLS_ASYNC_ERROR_INFLIGHT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,18 +2,18 @@
  * (progress_narrow.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "tools/run/progress_narrow.h"
+#include "tools/async_error/progress_narrow.h"
 
 enum { PROGRESS_UNKNOWN, PROGRESS_NOT_STARTED, PROGRESS_RUNNING, PROGRESS_FINISHED };
 
 static int by_launch_id(const void *a, const void *b)
 {
-    uint64_t x = ((const cc_run_progress_entry *)a)->launch_id;
-    uint64_t y = ((const cc_run_progress_entry *)b)->launch_id;
+    uint64_t x = ((const cc_async_progress_entry *)a)->launch_id;
+    uint64_t y = ((const cc_async_progress_entry *)b)->launch_id;
     return x < y ? -1 : x > y;
 }
 
-void cc_run_progress_keep(cc_run_progress *p, const cc_ev_launch_progress *ev)
+void cc_async_progress_keep(cc_async_progress *p, const cc_ev_launch_progress *ev)
 {
     if (p->valid) {
         return; /* only the first sticky error's report counts */
@@ -32,7 +32,7 @@ void cc_run_progress_keep(cc_run_progress *p, const cc_ev_launch_progress *ev)
     }
     if (p->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 64;
-        cc_run_progress_entry *u = realloc(p->unfinished, cap * sizeof *u);
+        cc_async_progress_entry *u = realloc(p->unfinished, cap * sizeof *u);
         if (u == NULL) {
             p->lost = 1; /* a lost entry would read as finished */
             return;
@@ -45,7 +45,7 @@ void cc_run_progress_keep(cc_run_progress *p, const cc_ev_launch_progress *ev)
     p->n++;
 }
 
-void cc_run_progress_free(cc_run_progress *p)
+void cc_async_progress_free(cc_async_progress *p)
 {
     free(p->unfinished);
     memset(p, 0, sizeof *p);
@@ -56,14 +56,14 @@ static int is_whole_graph(const cc_inflight_launch *l)
     return l->graph_exec != 0 && !(l->flags & CC_LAUNCH_FLAG_GRAPH_NODE);
 }
 
-static int state_of(const cc_run_progress *p, const cc_inflight_launch *l)
+static int state_of(const cc_async_progress *p, const cc_inflight_launch *l)
 {
     if (!(l->flags & CC_LAUNCH_FLAG_PROGRESS) || l->launch_id < p->covered_from ||
         is_whole_graph(l)) {
         return PROGRESS_UNKNOWN;
     }
-    cc_run_progress_entry key = {.launch_id = l->launch_id};
-    const cc_run_progress_entry *e =
+    cc_async_progress_entry key = {.launch_id = l->launch_id};
+    const cc_async_progress_entry *e =
         p->n > 0 ? bsearch(&key, p->unfinished, p->n, sizeof key, by_launch_id) : NULL;
     if (e == NULL) {
         return PROGRESS_FINISHED;
@@ -71,8 +71,8 @@ static int state_of(const cc_run_progress *p, const cc_inflight_launch *l)
     return e->started ? PROGRESS_RUNNING : PROGRESS_NOT_STARTED;
 }
 
-size_t cc_run_progress_narrow(const cc_run_progress *p, const cc_inflight_launch *pending,
-                              size_t n, unsigned char *keep, cc_run_narrowing *out)
+size_t cc_async_progress_narrow(const cc_async_progress *p, const cc_inflight_launch *pending,
+                              size_t n, unsigned char *keep, cc_async_narrowing *out)
 {
     memset(out, 0, sizeof *out);
     memset(keep, 1, n);

@@ -202,6 +202,8 @@ void cc_instr_on_sticky_error(void)
     pthread_mutex_unlock(&g->lock);
 }
 
+#define CC_INSTR_FATAL_LOCK_MS 200 /* a fatal signal's drain tries the lock this long */
+
 /* The end of the process: what is pending is read. wait: the launches' streams are waited for
  * (the Sanitizer must still be usable); try: the lock may be held by a thread that crashed. */
 static void drain_at_end(int wait, int try, const char *why)
@@ -210,7 +212,18 @@ static void drain_at_end(int wait, int try, const char *why)
     if (!g->active || !g->deferred_drain) {
         return;
     }
-    if (try ? pthread_mutex_trylock(&g->lock) != 0 : pthread_mutex_lock(&g->lock) != 0) {
+    if (try) {
+        /* Another thread may hold the lock for a moment (a launch callback); the crashed thread
+         * itself may hold it for good: retry for a bounded time, never wait. */
+        struct timespec step = {0, 1000 * 1000};
+        int waited = 0;
+        while (pthread_mutex_trylock(&g->lock) != 0) {
+            if (++waited > CC_INSTR_FATAL_LOCK_MS) {
+                return;
+            }
+            nanosleep(&step, NULL);
+        }
+    } else if (pthread_mutex_lock(&g->lock) != 0) {
         return;
     }
     cc_instr_drain(CC_DRAIN_ALL, NULL, NULL, wait, wait, why);

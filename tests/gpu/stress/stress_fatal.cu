@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     float *out;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CHECK(cudaMalloc((void **)&out, N * sizeof(float)));
-    CHECK(cudaMemset(out, 0, N * sizeof(float)));
+    CHECK(cudaMemsetAsync(out, 0, N * sizeof(float), s)); /* ordered before the launches on s */
     pthread_t t[BUSY_THREADS];
     for (long i = 0; i < BUSY_THREADS; i++) {
         if (pthread_create(&t[i], NULL, busy_worker, (void *)i) != 0) {

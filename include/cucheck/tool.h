@@ -1,7 +1,12 @@
 /* cucheck tool interface: every analysis (memcheck, streamcheck, ...) is a cc_tool. The live agent
  * and `cucheck replay` drive the same tool code: init once, on_event for every event in order,
  * on_exit once at the end (also when the program crashed; the last event may then be missing).
- * A tool lives in src/tools/<name>/ and is listed once in src/tools/registry.c. */
+ * A tool lives in src/tools/<name>/ and is listed once in src/tools/registry.c; whoever opens a
+ * session (src/core/session.h) finds the tool there and hands it over.
+ *
+ * Options have one path: a tool's check_options is the one parser and validator of its option
+ * values. The CLI calls it before it starts the program, `cucheck replay` before it reads
+ * events, and the session before init; init reads the values through the same parser. */
 #ifndef CUCHECK_TOOL_H
 #define CUCHECK_TOOL_H
 
@@ -20,6 +25,10 @@ typedef struct cc_option_spec {
     const char *help;
 } cc_option_spec;
 
+/* Where option values come from: the value of option `name` ("1" for a flag that was given), or
+ * NULL when it was not given. ctx is the source's own state. */
+typedef const char *(*cc_option_get)(void *ctx, const char *name);
+
 /* What the driver (agent or replay) offers a running tool. */
 typedef struct cc_tool_host {
     /* Report a finding; the reporter deduplicates, suppresses, counts and writes it at once. */
@@ -34,6 +43,12 @@ typedef struct cc_tool_host {
     void *impl;            /* the driver's own state */
 } cc_tool_host;
 
+/* A cc_option_get over a host's options (ctx is the cc_tool_host *), for init. */
+static inline const char *cc_tool_host_option(void *ctx, const char *name) {
+    cc_tool_host *host = (cc_tool_host *)ctx;
+    return host->option(host, name);
+}
+
 /* cc_tool.flags */
 /* The tool needs every tensor of a PyTorch program to be its own CUDA allocation: the CLI runs
  * the program with PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync unless the user chose an
@@ -44,7 +59,12 @@ typedef struct cc_tool {
     const char *name;
     const char *summary;            /* one line for `cucheck --help` */
     const cc_option_spec *options;  /* terminated by an entry with name == NULL; may be NULL */
-    /* Create the tool's state; NULL with a message in err on failure (bad option value, ...). */
+    /* Parse and check every option value that get(ctx, name) gives: 0, or -1 with one line in
+     * err naming the option, the bad value and what is accepted ("option '--mode' does not
+     * accept 'x' (expected full or adaptive)"). NULL for a tool whose options need no check. */
+    int (*check_options)(cc_option_get get, void *ctx, char *err, size_t errlen);
+    /* Create the tool's state, reading the options through the parser check_options uses; NULL
+     * with a message in err on failure (bad option value, out of memory). */
     void *(*init)(cc_tool_host *host, char *err, size_t errlen);
     void (*on_event)(void *state, const cc_event *ev);
     /* End of the event stream: report what is only known at the end, then free the state. */

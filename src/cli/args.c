@@ -55,7 +55,8 @@ const char *cc_args_value(cc_args *a, const cc_arg *arg)
     if (arg->value) {
         return arg->value;
     }
-    if (a->idx < a->argc && a->argv[a->idx]) {
+    /* "--" ends the options: it is never the value of the option before it */
+    if (a->idx < a->argc && a->argv[a->idx] && strcmp(a->argv[a->idx], "--") != 0) {
         return a->argv[a->idx++];
     }
     return NULL;

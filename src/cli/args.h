@@ -32,7 +32,7 @@ void cc_args_init(cc_args *a, int argc, char **argv, int start);
 /* Classify the next word and step over it. */
 int cc_args_next(cc_args *a, cc_arg *out);
 /* The value of option `arg`: its inline "=VALUE", else the next word (stepped over).
- * NULL when there is none. */
+ * NULL when there is none: no word left, or the next word is "--" (not stepped over). */
 const char *cc_args_value(cc_args *a, const cc_arg *arg);
 /* Words not yet looked at. */
 int cc_args_remaining(const cc_args *a);

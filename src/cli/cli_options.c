@@ -1,4 +1,5 @@
-/* The global options of cucheck: table, defaults, validation (cli_options.h). */
+/* The global options of cucheck: table, defaults, validation (cli_options.h); a suppressions
+ * file is read and checked when the option is given. */
 #include "cli/cli_options.h"
 
 #include <errno.h>
@@ -6,7 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/suppress.h"
 #include "cli/diag.h"
+#include "cli/input_check.h"
 
 const cc_option_spec cc_cli_global_options[] = {
     {"help", 0, NULL, "show help (for a tool or command: 'cucheck TOOL --help')"},
@@ -19,7 +22,8 @@ const cc_option_spec cc_cli_global_options[] = {
     {"format", 1, "FMT", "final report format on stdout: text (default), json (JSON Lines), sarif"},
     {"output", 1, "FILE", "write the final report to FILE instead of stdout"},
     {"print-limit", 1, "N", "print at most N findings as text (0 = no limit)"},
-    {"suppressions", 1, "FILE", "drop findings matched by the suppressions FILE"},
+    {"suppressions", 1, "FILE", "drop findings matched by the suppressions FILE (checked before "
+                                "the program starts; see docs/reports.md)"},
     {"error-exitcode", 1, "N", "exit with N (0..255) if any error was found (default: the "
                                "program's own exit status)"},
     {"record", 1, "FILE", "record the event stream of each process to FILE (.cuevt; %p, %q{VAR} "
@@ -101,6 +105,16 @@ static int apply(cc_cli_opts *o, const char *name, const char *v, const char *cm
             cc_cli_error("suppressions file '%s': not a regular file", v);
             return CC_GOPT_ERROR;
         }
+        /* read it now, as the agent and replay will: a bad line stops here, not later with the
+         * program running unchecked */
+        char err[1024] = "";
+        cc_suppressions *supp = cc_suppressions_load(v, err, sizeof err);
+        if (!supp) {
+            cc_cli_printable(err);
+            cc_cli_error("suppressions file %s", err);
+            return CC_GOPT_ERROR;
+        }
+        cc_suppressions_free(supp);
         o->suppressions = v;
     } else if (strcmp(name, "error-exitcode") == 0) {
         if (parse_uint(v, 255, &n) != 0) {
@@ -155,7 +169,8 @@ int cc_cli_take_global(cc_cli_opts *o, cc_args *a, const cc_arg *arg, const char
     }
     const char *v = cc_args_value(a, arg);
     if (!v) {
-        cc_cli_usage_error(cmd, "option '--%s' needs a value", s->name);
+        cc_cli_usage_error(cmd, "option '--%s' needs a value: --%s %s", s->name, s->name,
+                           s->value_name ? s->value_name : "VALUE");
         return CC_GOPT_ERROR;
     }
     return apply(o, s->name, v, cmd);

@@ -41,8 +41,8 @@ static const char *find_tool_name(int argc, char **argv)
             if (v) {
                 name = v;
             }
-        } else if (gs && gs->takes_value && !arg.value) {
-            a.idx++; /* step over the value of a global option */
+        } else if (gs && gs->takes_value) {
+            cc_args_value(&a, &arg); /* step over the value of a global option */
         }
     }
     return name;
@@ -155,6 +155,9 @@ int cc_cmd_replay(cc_cli_opts *g, int argc, char **argv)
     }
     const char *file = NULL;
     int rc = parse(tool, g, opts, argc, argv, &file);
+    if (rc < 0 && cc_cli_check_tool_options(tool, opts, "replay") != 0) {
+        rc = 2;
+    }
     char *encoded = rc < 0 ? cc_options_encode(opts) : NULL;
     cc_options_free(opts);
     if (rc >= 0) {
@@ -200,7 +203,7 @@ int cc_cmd_replay(cc_cli_opts *g, int argc, char **argv)
     }
     cc_session_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.tool = tool->name;
+    cfg.tool = tool;
     cfg.options = encoded;
     cfg.report.jsonl_path = jsonl;
     cfg.report.text_out = NULL;

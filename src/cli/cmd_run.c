@@ -1,4 +1,5 @@
-/* `cucheck TOOL [options] [--] PROGRAM [ARGS...]`: parse the tool's options, inject the agent,
+/* `cucheck TOOL [options] [--] PROGRAM [ARGS...]`: parse and check the tool's options (the
+ * suppressions file too, see cli_options.c) before anything starts, inject the agent,
  * run the program, collect and merge the per-process reports, print them, and choose the exit
  * status (the program's, 128+N after signal N, or --error-exitcode when errors were found). */
 #include "cli/commands.h"
@@ -122,6 +123,11 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
     if (rc >= 0) {
         cc_options_free(opts);
         return rc;
+    }
+    /* a bad value stops here, before anything starts: the agent would run the program unchecked */
+    if (cc_cli_check_tool_options(tool, opts, tool->name) != 0) {
+        cc_options_free(opts);
+        return 2;
     }
     char *encoded = cc_options_encode(opts);
     cc_options_free(opts);

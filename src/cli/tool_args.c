@@ -1,9 +1,11 @@
-/* Parsing of the options that follow a tool name (tool_args.h). */
+/* Parsing of the options that follow a tool name, and the tool's check of their values
+ * (tool_args.h). */
 #include "cli/tool_args.h"
 
 #include <string.h>
 
 #include "cli/diag.h"
+#include "cli/input_check.h"
 
 int cc_cli_take_tool_option(const cc_tool *tool, cc_options *out, cc_cli_opts *g, cc_args *a,
                             const cc_arg *arg, const char *cmd)
@@ -22,7 +24,8 @@ int cc_cli_take_tool_option(const cc_tool *tool, cc_options *out, cc_cli_opts *g
     if (s->takes_value) {
         v = cc_args_value(a, arg);
         if (!v) {
-            cc_cli_usage_error(cmd, "option '--%s' needs a value", s->name);
+            cc_cli_usage_error(cmd, "option '--%s' needs a value: --%s %s", s->name, s->name,
+                               s->value_name ? s->value_name : "VALUE");
             return CC_GOPT_ERROR;
         }
         if (strchr(v, '\n') || strchr(v, '\r')) {
@@ -39,4 +42,16 @@ int cc_cli_take_tool_option(const cc_tool *tool, cc_options *out, cc_cli_opts *g
         return CC_GOPT_ERROR;
     }
     return CC_GOPT_TAKEN;
+}
+
+int cc_cli_check_tool_options(const cc_tool *tool, const cc_options *opts, const char *cmd)
+{
+    char err[1024] = "";
+    if (!tool->check_options ||
+        tool->check_options(cc_options_getter, (void *)opts, err, sizeof err) == 0) {
+        return 0;
+    }
+    cc_cli_printable(err);
+    cc_cli_error("%s: %s", cmd, err[0] ? err : "bad option value");
+    return -1;
 }

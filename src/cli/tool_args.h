@@ -1,5 +1,6 @@
 /* Options after a tool name: each one is validated against the tool's cc_option_spec table
- * (tool options win over global options of the same name), otherwise it must be a global option. */
+ * (tool options win over global options of the same name), otherwise it must be a global option;
+ * then their values are checked by the tool's own check_options. */
 #ifndef CUCHECK_CLI_TOOL_ARGS_H
 #define CUCHECK_CLI_TOOL_ARGS_H
 
@@ -14,5 +15,10 @@
  * command in messages (the tool name, or "replay"). */
 int cc_cli_take_tool_option(const cc_tool *tool, cc_options *out, cc_cli_opts *g, cc_args *a,
                             const cc_arg *arg, const char *cmd);
+
+/* Check the values in `opts` with the tool's check_options, the one parser of its options (the
+ * session and the agent use the same). 0, or -1 after printing one line
+ * "cucheck: CMD: option '--x' does not accept 'v' (expected ...)". */
+int cc_cli_check_tool_options(const cc_tool *tool, const cc_options *opts, const char *cmd);
 
 #endif

@@ -74,6 +74,10 @@ const char *cc_options_get(const cc_options *o, const char *name) {
     return p ? p->value : NULL;
 }
 
+const char *cc_options_getter(void *ctx, const char *name) {
+    return cc_options_get((const cc_options *)ctx, name);
+}
+
 size_t cc_options_count(const cc_options *o) { return o ? o->n : 0; }
 
 const char *cc_options_name_at(const cc_options *o, size_t i) {

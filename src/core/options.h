@@ -18,5 +18,7 @@ const char *cc_options_name_at(const cc_options *o, size_t i);
 /* Encoded form, malloc'd; NULL on allocation failure or a value with a newline. */
 char *cc_options_encode(const cc_options *o);
 void cc_options_free(cc_options *o);
+/* A cc_option_get (cucheck/tool.h) over a list: ctx is the const cc_options *. */
+const char *cc_options_getter(void *ctx, const char *name);
 
 #endif

@@ -1,6 +1,7 @@
-/* A checking session: binds one tool to a reporter and an options list, keeps the host stacks
- * that the event stream defines, and forwards events to the tool under a lock (tools are written
- * single-threaded; the agent calls in from many threads). */
+/* A checking session: binds one tool (handed over by the caller) to a reporter and an options
+ * list that the tool's check_options accepted, keeps the host stacks that the event stream
+ * defines, and forwards events to the tool under a lock (tools are written single-threaded; the
+ * agent calls in from many threads). */
 #include "core/session.h"
 
 #include <pthread.h>
@@ -127,10 +128,9 @@ static void host_note(cc_tool_host *host, const char *text) {
 }
 
 cc_session *cc_session_open(const cc_session_config *cfg, char *err, size_t errlen) {
-    const char *name = cfg->tool ? cfg->tool : "run";
-    const cc_tool *tool = cc_tool_find(name);
+    const cc_tool *tool = cfg->tool;
     if (!tool) {
-        snprintf(err, errlen, "unknown tool '%s'", name);
+        snprintf(err, errlen, "unknown tool");
         return NULL;
     }
     cc_session *s = calloc(1, sizeof *s);
@@ -139,17 +139,24 @@ cc_session *cc_session_open(const cc_session_config *cfg, char *err, size_t errl
         return NULL;
     }
     s->tool = tool;
-    pthread_mutex_init(&s->lock, NULL);
     s->options = cc_options_parse(cfg->options);
     if (!s->options) {
         snprintf(err, errlen, "malformed tool options");
         free(s);
         return NULL;
     }
+    if (tool->check_options &&
+        tool->check_options(cc_options_getter, s->options, err, errlen) != 0) {
+        cc_options_free(s->options);
+        free(s);
+        return NULL;
+    }
+    pthread_mutex_init(&s->lock, NULL);
     cc_report_config rc = cfg->report;
     if (!rc.tool) rc.tool = tool->name;
     s->reporter = cc_reporter_open(&rc, err, errlen);
     if (!s->reporter) {
+        pthread_mutex_destroy(&s->lock);
         cc_options_free(s->options);
         free(s);
         return NULL;
@@ -162,6 +169,7 @@ cc_session *cc_session_open(const cc_session_config *cfg, char *err, size_t errl
     s->state = tool->init(&s->host, err, errlen);
     if (!s->state) {
         cc_reporter_close(s->reporter);
+        pthread_mutex_destroy(&s->lock);
         cc_options_free(s->options);
         free(s);
         return NULL;

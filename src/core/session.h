@@ -12,8 +12,12 @@
 #include "core/report.h"
 
 typedef struct cc_session_config {
-    const char *tool;            /* registry name */
-    const char *options;         /* encoded tool options: "name=value" lines, see core/options.h */
+    /* The tool, found by the caller (the registry, src/tools/registry.c, is a layer above
+     * core); NULL fails with "unknown tool". */
+    const cc_tool *tool;
+    /* Encoded tool options: "name=value" lines, see core/options.h. The tool's check_options
+     * refuses bad values before its init runs. */
+    const char *options;
     cc_report_config report;
 } cc_session_config;
 

@@ -72,6 +72,16 @@ static int parse_line(cc_suppressions *s, rule **cur, char *line, const char *na
     }
     char *key = trim(t, eq);
     char *val = trim(eq + 1, eq + 1 + strlen(eq + 1));
+    if (*key == '\0') {
+        snprintf(err, errlen, "%s:%zu: no key before '=' (known: tool, kind, kernel, file, "
+                 "frame, message)", name, lineno);
+        return -1;
+    }
+    if (*val == '\0') {
+        snprintf(err, errlen, "%s:%zu: key '%.40s' has no pattern after '=' (use '*' for any)",
+                 name, lineno, key);
+        return -1;
+    }
     if (!*cur && !(*cur = open_rule(s))) goto oom;
     rule *r = *cur;
     if (strcmp(key, "frame") == 0) {

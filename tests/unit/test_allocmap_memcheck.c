@@ -21,7 +21,7 @@ static char *replay(const char *scn, const char *options, uint64_t *errors)
     close(fd);
     cc_session_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.tool = "memcheck";
+    cfg.tool = cc_tool_find("memcheck");
     cfg.options = options;
     cfg.report.jsonl_path = path;
     cfg.report.tool = "memcheck";
@@ -70,7 +70,7 @@ static const char *leak_scn =
 
 int main(void)
 {
-    /* Named here also so that the static link pulls the registry in before core's session. */
+    /* registered */
     CHECK(cc_tool_find("memcheck") != NULL);
     uint64_t errors = 0;
     char *t = replay(leak_scn, "leak-check=full\n", &errors);

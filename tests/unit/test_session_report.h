@@ -21,7 +21,7 @@ static inline cc_session *cc_test_session_open(const char *tool, char *path)
     close(fd);
     cc_session_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.tool = tool;
+    cfg.tool = cc_tool_find(tool);
     cfg.report.jsonl_path = path;
     cfg.report.tool = tool;
     char err[256] = "";

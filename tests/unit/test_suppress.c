@@ -1,5 +1,6 @@
 /* Tests of core/suppress: globs, rules matching and not matching on every key, several rules,
- * comments and blank-line separation, and bad files rejected with their line number. */
+ * comments and blank-line separation, and bad files (unknown key, line without '=', empty key or
+ * pattern, key given twice, NUL byte, missing file) rejected with their line number. */
 #include "check.h"
 #include "core/suppress.h"
 
@@ -119,6 +120,13 @@ static void test_bad(void) {
     err[0] = '\0';
     CHECK(cc_suppressions_parse("# c\ncolour=blue\n", "supp.txt", err, sizeof err) == NULL);
     CHECK(strstr(err, "supp.txt:2:") != NULL && strstr(err, "colour") != NULL);
+    /* a key or a pattern left empty would silently match nothing */
+    CHECK(cc_suppressions_parse("kind=race\n = x\n", "supp.txt", err, sizeof err) == NULL);
+    CHECK(strstr(err, "supp.txt:2: no key before '='") != NULL);
+    CHECK(cc_suppressions_parse("kind=race\nkernel=  \n", "supp.txt", err, sizeof err) == NULL);
+    CHECK(strstr(err, "supp.txt:2: key 'kernel' has no pattern") != NULL);
+    CHECK(cc_suppressions_parse("frame=\n", "supp.txt", err, sizeof err) == NULL);
+    CHECK(strstr(err, "supp.txt:1: key 'frame' has no pattern") != NULL);
 
     char dir[] = "/tmp/cc_supp_XXXXXX";
     CHECK(mkdtemp(dir) != NULL);

@@ -102,7 +102,7 @@ int cc_agent_open_outputs(void)
 
     cc_session_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.tool = a->tool;
+    cfg.tool = cc_tool_find(a->tool); /* NULL: the session says "unknown tool" */
     cfg.options = getenv(CC_ENV_OPTIONS);
     cfg.report.jsonl_path = report_path[0] != '\0' ? report_path : NULL;
     cfg.report.text_out = a->quiet ? NULL : stderr;

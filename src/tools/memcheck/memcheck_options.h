@@ -1,5 +1,6 @@
-/* memcheck's options, parsed in one place for the tool (replay and live) and for the agent's
- * instrumentation manager (src/agent/instr_*.c), which decides what runs with device checks. */
+/* memcheck's options, parsed in one place for the CLI's up-front check, the tool (replay and
+ * live) and the agent's instrumentation client (src/agent/tools/memcheck/mc_client.c), which
+ * decides what runs with device checks. */
 #ifndef CUCHECK_TOOLS_MEMCHECK_OPTIONS_H
 #define CUCHECK_TOOLS_MEMCHECK_OPTIONS_H
 
@@ -8,6 +9,7 @@
 #include "cucheck/tool.h"
 
 #define CC_MC_DEFAULT_CHECKS_PER_KERNEL 2u
+#define CC_MC_MAX_CHECKS_PER_KERNEL 1000000u
 
 typedef struct cc_memcheck_config {
     int full;                   /* --mode full: every launch instrumented */
@@ -22,10 +24,12 @@ typedef struct cc_memcheck_config {
 
 extern const cc_option_spec cc_memcheck_option_specs[];
 
-/* Fill cfg from a getter of option values (NULL = not given). 0, or -1 with a message. */
-int cc_memcheck_config_read(cc_memcheck_config *cfg,
-                            const char *(*get)(void *ctx, const char *name), void *ctx,
-                            char *err, size_t errlen);
+/* Fill cfg from a getter of option values (NULL = not given): the one parser and validator of
+ * memcheck's options. 0, or -1 with one line in err (option, bad value, what is accepted). */
+int cc_memcheck_config_read(cc_memcheck_config *cfg, cc_option_get get, void *ctx, char *err,
+                            size_t errlen);
+/* The tool's check_options: cc_memcheck_config_read into a scratch config. */
+int cc_memcheck_options_check(cc_option_get get, void *ctx, char *err, size_t errlen);
 /* The same from the encoded form of core/options.h (CUCHECK_OPTIONS). */
 int cc_memcheck_config_parse(cc_memcheck_config *cfg, const char *encoded, char *err,
                              size_t errlen);

@@ -71,6 +71,7 @@ const cc_tool cc_tool_memcheck = {
     .summary = "check device memory accesses (out of bounds, misaligned, use after free), frees, "
                "copies and memsets, and leaks",
     .options = cc_memcheck_option_specs,
+    .check_options = cc_memcheck_options_check,
     .init = mc_init,
     .on_event = mc_on_event,
     .on_exit = mc_on_exit,

@@ -12,6 +12,7 @@
 #include "core/report.h"
 #include "cucheck/tool.h"
 #include "tools/profile/profile.h"
+#include "tools/profile/profile_options.h"
 
 #define PROF_PATH_MAX 4096
 
@@ -26,39 +27,23 @@ typedef struct prof_state {
     int finished;
 } prof_state;
 
-static const cc_option_spec profile_options[] = {
-    {"trace", 1, "FILE", "write the timeline as Chrome/Perfetto trace JSON to FILE (%p = pid, "
-                         "%q{VAR} = environment variable, e.g. trace.%q{RANK}.json)"},
-    {"summary", 1, "FORMAT", "summary format: text (default), csv, json, or none"},
-    {"summary-file", 1, "FILE", "write the summary to FILE (%p, %q{VAR}) instead of stderr"},
-    {"gzip", 0, NULL, "gzip the trace (FILE.gz; needs zlib, libz.so.1, at run time)"},
-    {NULL, 0, NULL, NULL},
-};
-
 static void *profile_init(cc_tool_host *host, char *err, size_t errlen)
 {
+    cc_profile_options opts;
+    if (cc_profile_options_read(&opts, cc_tool_host_option, host, err, errlen) != 0) {
+        return NULL;
+    }
     prof_state *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     s->host = host;
-    const char *fmt = host->option(host, "summary");
-    if (fmt && strcmp(fmt, "none") == 0) {
-        s->summary_none = 1;
-    } else if (cc_prof_format_parse(fmt, &s->format) != 0) {
-        snprintf(err, errlen, "--summary: unknown format '%s' (text, csv, json or none)", fmt);
-        free(s);
-        return NULL;
-    }
-    s->trace_pattern = host->option(host, "trace");
-    if (s->trace_pattern && !*s->trace_pattern) {
-        snprintf(err, errlen, "--trace: empty file name");
-        free(s);
-        return NULL;
-    }
-    s->summary_pattern = host->option(host, "summary-file");
-    s->gzip = host->option(host, "gzip") != NULL;
+    s->summary_none = opts.summary_none;
+    s->format = opts.format;
+    s->trace_pattern = opts.trace;
+    s->summary_pattern = opts.summary_file;
+    s->gzip = opts.gzip;
     cc_prof_data_init(&s->data);
     return s;
 }
@@ -178,7 +163,8 @@ const cc_tool cc_tool_profile = {
     .name = "profile",
     .summary = "profile the GPU work (CUPTI): kernel/API/memory statistics with occupancy, "
                "and a Chrome/Perfetto timeline",
-    .options = profile_options,
+    .options = cc_profile_option_specs,
+    .check_options = cc_profile_options_check,
     .init = profile_init,
     .on_event = profile_on_event,
     .on_exit = profile_on_exit,

@@ -11,6 +11,7 @@
 #include "cucheck/tool.h"
 #include "core/cuda_errors.h"
 #include "tools/async_error/attribution.h"
+#include "tools/run/run_options.h"
 
 typedef struct run_state {
     cc_tool_host *host;
@@ -20,28 +21,9 @@ typedef struct run_state {
     uint64_t live_bytes, peak_bytes;
 } run_state;
 
-/* `track` is read by the agent (src/agent/track_config.c), not by the tool: what the agent
- * subscribes to. "callbacks" (every callback, each returning at once) is the baseline tracking
- * is measured against; "off" measures the bare cost of loading the agent. */
-static const cc_option_spec run_options[] = {
-    {"track", 1, "MODE",
-     "what the agent tracks: on (default), callbacks (every callback enabled, none doing "
-     "anything: the baseline for overhead measurements), off (load and subscribe only), or a "
-     "comma list of resource, launch, memcpy, memset, sync, "
-     "events, graphs, runtime, driver, api, stacks (a '-' before one removes it)"},
-    {"progress", 1, "on|off",
-     "patch every module's block entries and exits so that the device marks which launches "
-     "started and finished, naming the launch that caused an asynchronous error exactly among "
-     "launches that ran concurrently or were queued and inside graphs (default off: two patched "
-     "calls per thread slow kernels with little work per thread, see docs/agent.md)"},
-    {"coredump", 1, "on|off",
-     "ask the driver for a lightweight GPU core dump at a device exception and read it to name "
-     "the faulting launch, block, thread and line (default off: CUDA 13.0 drivers refuse core "
-     "dumps while the agent's tools API client is attached)"},
-    {NULL, 0, NULL, NULL},
-};
-
 static void *run_init(cc_tool_host *host, char *err, size_t errlen) {
+    cc_run_options opts; /* read by the agent; checked here like everywhere (run_options.h) */
+    if (cc_run_options_read(&opts, cc_tool_host_option, host, err, errlen) != 0) return NULL;
     run_state *s = calloc(1, sizeof *s);
     if (!s || !(s->async_errors = cc_async_errors_new(host, "run"))) {
         snprintf(err, errlen, "out of memory");
@@ -141,7 +123,8 @@ const cc_tool cc_tool_run = {
     .name = "run",
     .summary = "run the program with the agent: track GPU work, report failed CUDA calls and "
                "attribute asynchronous errors to their launch",
-    .options = run_options,
+    .options = cc_run_option_specs,
+    .check_options = cc_run_options_check,
     .init = run_init,
     .on_event = run_on_event,
     .on_exit = run_on_exit,

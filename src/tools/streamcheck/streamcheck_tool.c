@@ -2,8 +2,8 @@
  * memsets, graph nodes, host functions) and host threads that CUDA does not order, and misuse of
  * stream-ordered memory. It feeds every event to the happens-before engine (core/hb_engine.h)
  * and reports each issue with both sides, their host stacks, the allocation and the fix.
- * Options: --mode full|default|api (which access sets are used), --merge-host-threads,
- * --sync-copies documented|full. Ends with a note of what was checked. */
+ * Options (sc_options.c): --mode full|default|api (which access sets are used),
+ * --merge-host-threads, --sync-copies documented|full. Ends with a note of what was checked. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "cucheck/tool.h"
 #include "core/hb_engine.h"
 #include "tools/streamcheck/sc_coverage.h"
+#include "tools/streamcheck/sc_options.h"
 #include "tools/streamcheck/sc_report.h"
 
 typedef struct sc_state {
@@ -21,20 +22,6 @@ typedef struct sc_state {
     uint32_t mode;
 } sc_state;
 
-static const cc_option_spec sc_options[] = {
-    {"mode", 1, "full|default|api",
-     "which access sets are used: full = instrumented on the device only; default = "
-     "instrumented and learned, inferred where none; api = inferred from pointer arguments only "
-     "(may report races on buffers a kernel does not touch)"},
-    {"merge-host-threads", 0, NULL,
-     "treat all host threads as one, ordered as their calls were seen (fewer reports when the "
-     "program orders its threads itself)"},
-    {"sync-copies", 1, "documented|full",
-     "documented (default): only the host orderings the CUDA documentation guarantees; full: "
-     "every synchronous cudaMemcpy waits for the copy to complete (CuSan's assumption)"},
-    {NULL, 0, NULL, NULL},
-};
-
 static void on_issue(void *ctx, const cc_hb_issue *is)
 {
     sc_state *s = ctx;
@@ -43,25 +30,14 @@ static void on_issue(void *ctx, const cc_hb_issue *is)
 
 static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
 {
+    cc_streamcheck_options opts;
+    if (cc_streamcheck_options_read(&opts, cc_tool_host_option, host, err, errlen) != 0)
+        return NULL;
     cc_hb_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    const char *mode = host->option(host, "mode");
-    if (!mode || strcmp(mode, "default") == 0) cfg.mode = CC_HB_MODE_DEFAULT;
-    else if (strcmp(mode, "full") == 0) cfg.mode = CC_HB_MODE_FULL;
-    else if (strcmp(mode, "api") == 0) cfg.mode = CC_HB_MODE_API;
-    else {
-        snprintf(err, errlen, "bad --mode '%s' (expected full, default or api)",
-                 mode);
-        return NULL;
-    }
-    const char *copies = host->option(host, "sync-copies");
-    if (copies && strcmp(copies, "full") == 0) cfg.sync_copies_full = 1;
-    else if (copies && strcmp(copies, "documented") != 0) {
-        snprintf(err, errlen,
-                 "bad --sync-copies '%s' (expected documented or full)", copies);
-        return NULL;
-    }
-    cfg.merge_host_threads = host->option(host, "merge-host-threads") != NULL;
+    cfg.mode = (uint32_t)opts.mode;
+    cfg.sync_copies_full = opts.sync_copies_full;
+    cfg.merge_host_threads = opts.merge_host_threads;
     sc_state *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
@@ -134,7 +110,8 @@ const cc_tool cc_tool_streamcheck = {
     .name = "streamcheck",
     .summary = "find accesses by streams, graphs and host threads that CUDA does not order "
                "(stream races, stream-ordered allocation misuse), with the fix",
-    .options = sc_options,
+    .options = cc_streamcheck_option_specs,
+    .check_options = cc_streamcheck_options_check,
     .init = sc_init,
     .on_event = sc_on_event,
     .on_exit = sc_on_exit,

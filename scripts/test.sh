@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build cucheck and run every test: unit, CLI, scenario, fuzz-corpus and (with a GPU) GPU tests,
 # then a short libFuzzer run of every fuzz target when clang is available.
-# Usage: scripts/test.sh [BUILD_DIR]   (FUZZ_SECONDS=N sets the fuzzing time per target, 0 skips)
+# Usage: scripts/test.sh [BUILD_DIR]   (FUZZ_SECONDS=N sets the fuzzing time per target, 0 skips;
+# CUCHECK_WERROR=ON builds with warnings as errors, see scripts/build.sh)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"

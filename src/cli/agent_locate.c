@@ -13,6 +13,10 @@
 #include "core/agent_env.h"
 
 #define AGENT_NAME "libcucheck_agent.so"
+/* The agent's install folder relative to the installed executable's (cmake/Install.cmake). */
+#ifndef CUCHECK_AGENT_RELDIR
+#define CUCHECK_AGENT_RELDIR "../lib/cucheck"
+#endif
 
 static int is_file(const char *path)
 {
@@ -76,9 +80,10 @@ int cc_cli_locate_agent(char *out, size_t outlen, char *err, size_t errlen)
                               "executable is unknown; set %s", CC_ENV_AGENT);
         return -1;
     }
-    char build[PATH_MAX + 64], install[PATH_MAX + 64];
+    char build[PATH_MAX + sizeof "/src/agent/" + sizeof AGENT_NAME];
+    char install[PATH_MAX + sizeof CUCHECK_AGENT_RELDIR + sizeof AGENT_NAME + 2];
     snprintf(build, sizeof build, "%s/src/agent/%s", dir, AGENT_NAME);
-    snprintf(install, sizeof install, "%s/../lib/cucheck/%s", dir, AGENT_NAME);
+    snprintf(install, sizeof install, "%s/" CUCHECK_AGENT_RELDIR "/%s", dir, AGENT_NAME);
     if (is_file(build) && take(build, out, outlen) == 0) {
         return 0;
     }
@@ -86,7 +91,7 @@ int cc_cli_locate_agent(char *out, size_t outlen, char *err, size_t errlen)
         return 0;
     }
     snprintf(err, errlen, "cannot find the agent library %s (looked in %s/src/agent and "
-                          "%s/../lib/cucheck); build it or set %s",
+                          "%s/" CUCHECK_AGENT_RELDIR "); build it or set %s",
              AGENT_NAME, dir, dir, CC_ENV_AGENT);
     return -1;
 }

@@ -6,7 +6,8 @@
 
 /* Search order: $CUCHECK_AGENT (must name an existing file), then
  * <dir of the cucheck executable>/src/agent/libcucheck_agent.so (build tree), then
- * <dir>/../lib/cucheck/libcucheck_agent.so (install tree). Writes the absolute path to out and
+ * <dir>/<agent folder relative to the install's bin folder>/libcucheck_agent.so (install tree:
+ * ../lib/cucheck, or as GNUInstallDirs placed it). Writes the absolute path to out and
  * returns 0, or returns -1 with a one-line reason in err. */
 int cc_cli_locate_agent(char *out, size_t outlen, char *err, size_t errlen);
 

@@ -47,12 +47,12 @@ typedef struct cc_doc_driver {
     int cuda;                     /* cuDriverGetVersion: highest CUDA supported; 0 unknown */
     int init_result;              /* cuInit(0) result; -1 not called */
     char init_error[96];          /* its name, e.g. "CUDA_ERROR_NO_DEVICE" */
-    char branch[64];              /* "580.65.06" from NVML or /proc/driver/nvidia/version */
+    char branch[80];              /* "580.65.06" from NVML (its size) or /proc/driver/nvidia */
     int branch_major;             /* 580 */
     int nvml_loaded;
     int nvml_gpus;                /* GPUs NVML sees (ignores CUDA_VISIBLE_DEVICES); -1 unknown */
-    char nvml_uuids[CC_DOC_MAX_GPUS][48];
-    char nvml_names[CC_DOC_MAX_GPUS][128];
+    char nvml_uuids[CC_DOC_MAX_GPUS][96];  /* NVML writes these two directly (its V2 sizes: 96) */
+    char nvml_names[CC_DOC_MAX_GPUS][96];
     int ngpus;
     cc_doc_gpu gpus[CC_DOC_MAX_GPUS];
 } cc_doc_driver;

@@ -122,9 +122,8 @@ static void probe_nvml(cc_doc_driver *d)
         return;
     d->nvml_loaded = 1;
     nvml_str drv = (nvml_str)sym(h, "nvmlSystemGetDriverVersion", NULL);
-    char buf[96] = "";
-    if (drv && drv(buf, sizeof buf) == 0)
-        snprintf(d->branch, sizeof d->branch, "%s", buf);
+    if (!drv || drv(d->branch, sizeof d->branch) != 0)
+        d->branch[0] = '\0';
     nvml_count count = (nvml_count)sym(h, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
     nvml_handle handle = (nvml_handle)sym(h, "nvmlDeviceGetHandleByIndex_v2",
                                           "nvmlDeviceGetHandleByIndex");
@@ -140,13 +139,11 @@ static void probe_nvml(cc_doc_driver *d)
         void *dev = NULL;
         if (handle(i, &dev) != 0)
             continue;
-        char u[96] = "", nm[128] = "";
-        if (get_uuid)
-            get_uuid(dev, u, sizeof u);
-        if (get_name)
-            get_name(dev, nm, sizeof nm);
-        snprintf(d->nvml_uuids[i], sizeof d->nvml_uuids[i], "%s", u);
-        snprintf(d->nvml_names[i], sizeof d->nvml_names[i], "%s", nm);
+        char *u = d->nvml_uuids[i], *nm = d->nvml_names[i];
+        if (!get_uuid || get_uuid(dev, u, sizeof d->nvml_uuids[i]) != 0)
+            u[0] = '\0';
+        if (!get_name || get_name(dev, nm, sizeof d->nvml_names[i]) != 0)
+            nm[0] = '\0';
         for (int k = 0; k < d->ngpus; k++) {
             cc_doc_gpu *g = &d->gpus[k];
             if (!u[0] || strcmp(g->uuid, u) != 0)

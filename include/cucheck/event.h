@@ -66,6 +66,7 @@ typedef enum cc_event_kind {
     CC_EV_DEVICE_ACCESS_ERROR = 42, /* memcheck: an invalid device access found by the patches */
     CC_EV_DEVICE_FAULT = 43,   /* the GPU core dump of a device exception: grid, block, thread, pc */
     CC_EV_LAUNCH_PROGRESS = 44, /* at a sticky error: a tracked launch the GPU had not finished */
+    CC_EV_LAUNCH_CHECKED = 45, /* every device result of an instrumented launch was delivered */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -223,7 +224,9 @@ typedef struct cc_ev_sync {
 
 #define CC_LAUNCH_FLAG_COOPERATIVE 0x1u
 #define CC_LAUNCH_FLAG_GRAPH_NODE 0x2u  /* launched as a node of graph_exec */
-#define CC_LAUNCH_FLAG_INSTRUMENTED 0x4u /* the launch ran with device-side checks */
+#define CC_LAUNCH_FLAG_INSTRUMENTED 0x4u /* the launch ran with device-side checks; its results
+                                          * (DEVICE_ACCESS_ERROR, ACCESS) come later, closed by a
+                                          * CC_EV_LAUNCH_CHECKED */
 #define CC_LAUNCH_FLAG_PROGRESS 0x8u /* the device reports when all its threads exited (see
                                       * CC_EV_LAUNCH_PROGRESS) */
 
@@ -540,6 +543,22 @@ typedef struct cc_ev_launch_progress {
     uint32_t started;       /* per launch: 1 if any of its blocks started */
 } cc_ev_launch_progress;
 
+/* ---- instrumented launches: their device results were read (CC_EV_LAUNCH_CHECKED) ---- */
+/* The agent reads an instrumented launch's device records back late (at the program's
+ * synchronizations, when its slots run short, at a sticky error, at exit), so thousands of
+ * launches may come between a launch and its results. Once it has emitted every result of a
+ * launch flagged CC_LAUNCH_FLAG_INSTRUMENTED (its DEVICE_ACCESS_ERROR events for memcheck, its
+ * instrumented ACCESS events for streamcheck) it emits one LAUNCH_CHECKED: no result of that
+ * launch follows, and a tool may forget what it kept for them. */
+#define CC_CHECKED_READ 0u /* the records were read */
+#define CC_CHECKED_LOST 1u /* the records could not be read (context gone): none came */
+
+typedef struct cc_ev_launch_checked {
+    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id */
+    uint32_t errors;       /* DEVICE_ACCESS_ERROR events emitted for the launch */
+    uint32_t result;       /* CC_CHECKED_* */
+} cc_ev_launch_checked;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -575,6 +594,7 @@ typedef struct cc_event {
         cc_ev_device_access_error device_access_error; /* DEVICE_ACCESS_ERROR */
         cc_ev_device_fault device_fault;  /* DEVICE_FAULT */
         cc_ev_launch_progress launch_progress; /* LAUNCH_PROGRESS */
+        cc_ev_launch_checked launch_checked; /* LAUNCH_CHECKED */
     } u;
 } cc_event;
 

@@ -1,24 +1,13 @@
 /* The allocation map (allocmap.h): a sorted array of live allocations searched by binary search,
- * a ring of the most recently freed ones, and a clock stamped on every add and free, so that a
- * question can be asked about the map as it was earlier (cc_allocmap_where_at). */
+ * a ring of the most recently freed ones (plus those a hold keeps, allocmap_holds.c), and a clock
+ * stamped on every add and free, so that a question can be asked about the map as it was earlier
+ * (cc_allocmap_where_at). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/allocmap.h"
+#include "core/allocmap_internal.h"
 #include "cucheck/event.h"
-
-struct cc_allocmap {
-    cc_alloc_rec *live; /* sorted by base, non-overlapping */
-    size_t nlive, cap;
-    uint64_t live_bytes;
-    /* At least the end of every live allocation (it only grows): with live[0].base it rejects
-     * most words of a parameter buffer (sizes, strides, flags) before any search. */
-    uint64_t max_end;
-    cc_alloc_rec freed[CC_ALLOCMAP_FREED_HISTORY]; /* ring */
-    size_t freed_next, nfreed;
-    uint64_t clock; /* adds and frees so far */
-};
 
 cc_allocmap *cc_allocmap_new(void)
 {
@@ -29,6 +18,7 @@ cc_allocmap *cc_allocmap_new(void)
 void cc_allocmap_free(cc_allocmap *m)
 {
     if (m != NULL) {
+        cc_allocmap_holds_free(m);
         free(m->live);
         free(m);
     }
@@ -57,6 +47,9 @@ static size_t upper_bound(const cc_allocmap *m, uint64_t addr)
 
 static void push_freed(cc_allocmap *m, const cc_alloc_rec *r)
 {
+    if (m->nfreed == CC_ALLOCMAP_FREED_HISTORY) {
+        cc_allocmap_evicting(m, &m->freed[m->freed_next]); /* the oldest leaves the ring */
+    }
     m->freed[m->freed_next] = *r;
     m->freed[m->freed_next].free_seq = ++m->clock;
     m->freed_next = (m->freed_next + 1) % CC_ALLOCMAP_FREED_HISTORY;
@@ -114,18 +107,25 @@ int cc_allocmap_add(cc_allocmap *m, const cc_alloc_rec *rec)
     return retired;
 }
 
-/* The k-th most recently freed record (k < nfreed). */
-static const cc_alloc_rec *freed_newest(const cc_allocmap *m, size_t k)
+const cc_alloc_rec *cc_allocmap_freed_newest(const cc_allocmap *m, size_t k)
 {
     size_t n = CC_ALLOCMAP_FREED_HISTORY;
+    if (k >= m->nfreed) {
+        return &m->kept[m->nkept - 1 - (k - m->nfreed)];
+    }
     return &m->freed[(m->freed_next + n - 1 - k) % n];
+}
+
+static size_t nfreed_all(const cc_allocmap *m)
+{
+    return m->nfreed + m->nkept;
 }
 
 /* The most recent freed record that starts at base (exact) or contains addr (any). */
 static const cc_alloc_rec *find_freed(const cc_allocmap *m, uint64_t addr, int exact_base)
 {
-    for (size_t k = 0; k < m->nfreed; k++) {
-        const cc_alloc_rec *r = freed_newest(m, k);
+    for (size_t k = 0; k < nfreed_all(m); k++) {
+        const cc_alloc_rec *r = cc_allocmap_freed_newest(m, k);
         if (exact_base ? r->base == addr : (addr >= r->base && addr < rec_end(r))) {
             return r;
         }
@@ -347,8 +347,8 @@ static void each_live_at(const cc_allocmap *m, uint64_t clock, live_visit visit,
             return;
         }
     }
-    for (size_t k = 0; k < m->nfreed; k++) {
-        const cc_alloc_rec *r = &m->freed[k];
+    for (size_t k = 0; k < nfreed_all(m); k++) {
+        const cc_alloc_rec *r = cc_allocmap_freed_newest(m, k);
         if (r->seq <= clock && r->free_seq > clock && visit(r, arg)) {
             return;
         }
@@ -391,9 +391,9 @@ cc_where_info cc_allocmap_where_at(const cc_allocmap *m, uint64_t addr, uint64_t
     near_search n = {addr, NULL, NULL, NULL};
     each_live_at(m, clock, visit_near, &n);
     const cc_alloc_rec *freed = NULL;
-    for (size_t k = 0; n.in == NULL && freed == NULL && k < m->nfreed; k++) {
+    for (size_t k = 0; n.in == NULL && freed == NULL && k < nfreed_all(m); k++) {
         /* Freed by then: the most recent such free that contains addr. */
-        const cc_alloc_rec *r = freed_newest(m, k);
+        const cc_alloc_rec *r = cc_allocmap_freed_newest(m, k);
         if (r->free_seq <= clock && addr >= r->base && addr < rec_end(r)) {
             freed = r;
         }
@@ -408,8 +408,8 @@ const cc_alloc_rec *cc_allocmap_find_made_after(const cc_allocmap *m, uint64_t a
     if (r != NULL && r->seq > clock) {
         return r;
     }
-    for (size_t k = 0; k < m->nfreed; k++) {
-        const cc_alloc_rec *f = freed_newest(m, k);
+    for (size_t k = 0; k < nfreed_all(m); k++) {
+        const cc_alloc_rec *f = cc_allocmap_freed_newest(m, k);
         if (f->seq > clock && addr >= f->base && addr < rec_end(f)) {
             return f;
         }

@@ -1,7 +1,9 @@
 /* The allocation map: every live device-visible allocation of a process, sorted by address for
  * interval lookup, plus a bounded history of freed ones (for use-after-free and double-free
  * verdicts), and the "where it lies" sentence a memory finding carries ("16 bytes after the end
- * of a 4000-byte allocation at 0x..."). Plain C, no CUDA; used by memcheck and its tests. */
+ * of a 4000-byte allocation at 0x..."). Holds keep the map answerable about an earlier moment
+ * (memcheck: a launch whose device findings are read back later) however many frees follow.
+ * Plain C, no CUDA; used by memcheck and its tests. */
 #ifndef CUCHECK_CORE_ALLOCMAP_H
 #define CUCHECK_CORE_ALLOCMAP_H
 
@@ -27,7 +29,8 @@ typedef struct cc_alloc_rec {
 
 typedef struct cc_allocmap cc_allocmap;
 
-/* Freed records kept for verdicts about stale pointers (oldest dropped first). */
+/* Freed records kept for verdicts about stale pointers (oldest dropped first, unless a hold
+ * needs them). */
 #define CC_ALLOCMAP_FREED_HISTORY 4096
 
 cc_allocmap *cc_allocmap_new(void);
@@ -71,6 +74,22 @@ size_t cc_allocmap_drop_context(cc_allocmap *m, uint64_t context);
  * that remembers it (memcheck, at a launch) can later ask about the map as it was then. */
 uint64_t cc_allocmap_clock(const cc_allocmap *m);
 
+/* Hold the present moment: until released, cc_allocmap_where_at at *clock (set to
+ * cc_allocmap_clock now) answers as it would now, however many allocations are freed meanwhile:
+ * the allocations live now stay known after they are freed, and so do the
+ * CC_ALLOCMAP_FREED_HISTORY frees before now. What is kept for holds is dropped once no hold
+ * needs it, so memory grows only with what the held moments had live. Allocations made after
+ * the held moment are kept only as long as the plain history holds them
+ * (cc_allocmap_find_made_after may miss one freed long since). Returns 0, or -1 when out of
+ * memory: the hold is not recorded and the map answers from its plain history. */
+int cc_allocmap_hold(cc_allocmap *m, uint64_t *clock);
+/* Release one hold taken at clock (a clock no recorded hold was taken at is ignored). */
+void cc_allocmap_release(cc_allocmap *m, uint64_t clock);
+/* Freed records kept beyond the plain history for holds, and holds outstanding (for tests and
+ * notes). */
+size_t cc_allocmap_kept_count(const cc_allocmap *m);
+size_t cc_allocmap_hold_count(const cc_allocmap *m);
+
 /* Where [addr, addr+size) lies relative to the known allocations. */
 typedef enum cc_where {
     CC_WHERE_INSIDE = 0,   /* entirely inside one live allocation */
@@ -96,9 +115,9 @@ cc_where_info cc_allocmap_where(const cc_allocmap *m, uint64_t addr, uint64_t si
                                 size_t outlen);
 
 /* cc_allocmap_where against the map as it was at `clock` (cc_allocmap_clock then): the
- * allocations live then, including those freed since (as long as the freed history holds them),
- * and not those made since; FREED means freed before then. Memcheck reads a launch's device
- * findings after later frees and allocations. */
+ * allocations live then, including those freed since (as long as the freed history holds them,
+ * always while `clock` is held: cc_allocmap_hold), and not those made since; FREED means freed
+ * before then. Memcheck reads a launch's device findings after later frees and allocations. */
 cc_where_info cc_allocmap_where_at(const cc_allocmap *m, uint64_t addr, uint64_t size,
                                    uint64_t clock, char *out, size_t outlen);
 /* An allocation (live or freed) made after `clock` that contains addr, or NULL. */

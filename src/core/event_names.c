@@ -53,6 +53,7 @@ static const char *const kind_names[] = {
     [CC_EV_DEVICE_ACCESS_ERROR] = "device_access_error",
     [CC_EV_DEVICE_FAULT] = "device_fault",
     [CC_EV_LAUNCH_PROGRESS] = "launch_progress",
+    [CC_EV_LAUNCH_CHECKED] = "launch_checked",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 

@@ -348,6 +348,12 @@ static const cc_evt_field launch_progress[] = {
     F("started", CC_FT_U32, launch_progress.started),
 };
 
+static const cc_evt_field launch_checked[] = {
+    F("launch_id", CC_FT_U64, launch_checked.launch_id),
+    F("errors", CC_FT_U32, launch_checked.errors),
+    F("result", CC_FT_U32, launch_checked.result),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -399,6 +405,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_DEVICE_ACCESS_ERROR] = T(device_access_error),
     [CC_EV_DEVICE_FAULT] = T(device_fault),
     [CC_EV_LAUNCH_PROGRESS] = T(launch_progress),
+    [CC_EV_LAUNCH_CHECKED] = T(launch_checked),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

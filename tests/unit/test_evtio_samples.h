@@ -174,6 +174,10 @@ static size_t sample_events(cc_event *out)
             e->u.launch_progress = (cc_ev_launch_progress){ big + k, 0xfffffff0u,
                                                             big - 5, 1 };
             break;
+        case CC_EV_LAUNCH_CHECKED:
+            e->u.launch_checked = (cc_ev_launch_checked){ big + k, 0xfffffff1u,
+                                                          CC_CHECKED_LOST };
+            break;
         default:
             break;
         }
@@ -355,6 +359,9 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
     case CC_EV_LAUNCH_PROGRESS:
         D(u.launch_progress.launch_id); D(u.launch_progress.finished);
         D(u.launch_progress.covered_from); D(u.launch_progress.started);
+        break;
+    case CC_EV_LAUNCH_CHECKED:
+        D(u.launch_checked.launch_id); D(u.launch_checked.errors); D(u.launch_checked.result);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

@@ -2,22 +2,29 @@
  * entry points and options, memcheck_host.c the API-level checks (frees, copies, memsets,
  * leaks), memcheck_device.c the device-side violations (CC_EV_DEVICE_ACCESS_ERROR) turned into
  * findings, memcheck_launches.c the recent launches (callsites) and the "what was checked"
- * counters. The allocation map is core's (core/allocmap.h). */
+ * counters, memcheck_unread.c the instrumented launches whose device results are not read back
+ * yet. The allocation map is core's (core/allocmap.h); asynchronous errors are attributed by the
+ * code every tool shares (tools/async_error/attribution.h). */
 #ifndef CUCHECK_TOOLS_MEMCHECK_H
 #define CUCHECK_TOOLS_MEMCHECK_H
 
 #include <stdint.h>
 #include "cucheck/tool.h"
 #include "core/allocmap.h"
+#include "tools/async_error/attribution.h"
 
-#define MC_LAUNCH_RING 4096   /* launches remembered for their callsite */
+#define MC_LAUNCH_RING 4096   /* recent launches remembered for their callsite, by id */
 #define MC_KERNEL_TABLE 4096  /* distinct kernels counted for the note */
+/* Instrumented launches waiting for their results at most (the agent has 64 slots per context,
+ * so only a stream without LAUNCH_CHECKED events reaches it): past it the oldest half goes. */
+#define MC_UNREAD_MAX 65536
 
 typedef struct mc_launch {
     uint64_t launch_id;       /* 0: empty slot */
     uint64_t callsite;
     uint64_t stream;
     uint64_t alloc_mark;      /* the allocation map's clock at this launch */
+    int held;                 /* unread: alloc_mark is held in the map (cc_allocmap_hold) */
 } mc_launch;
 
 typedef struct mc_kernel {
@@ -31,6 +38,12 @@ typedef struct mc_state {
     int leak_check;           /* --leak-check full */
     int adaptive;             /* --mode adaptive (default) */
     mc_launch launches[MC_LAUNCH_RING];
+    /* Launches flagged CC_LAUNCH_FLAG_INSTRUMENTED whose CC_EV_LAUNCH_CHECKED has not come: what
+     * their findings need stays here however many launches follow. Arrival order. */
+    mc_launch *unread;
+    size_t nunread, unread_cap;
+    uint64_t unread_dropped;  /* forgotten at MC_UNREAD_MAX */
+    cc_async_errors *async_errors; /* sticky errors attributed to their launch, as `run` does */
     mc_kernel kernels[MC_KERNEL_TABLE];
     uint64_t nkernels, nkernels_checked, kernels_overflow;
     uint64_t nlaunches, ninstrumented;
@@ -56,9 +69,18 @@ void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e);
 
 /* memcheck_launches.c */
 void mc_on_launch(mc_state *s, const cc_ev_launch *l);
+/* The launch by id: unread ones first, then the recent ones; NULL if forgotten. */
 const mc_launch *mc_find_launch(const mc_state *s, uint64_t launch_id);
 void mc_write_note(mc_state *s);
 /* The host stack of a callsite as frames (n = 0 if none). */
 void mc_stack(mc_state *s, uint64_t callsite, uint32_t *n, const cc_stack_frame **frames);
+
+/* memcheck_unread.c */
+/* Keep an instrumented launch (its map clock held) until its LAUNCH_CHECKED. */
+void mc_unread_add(mc_state *s, const mc_launch *l);
+void mc_unread_checked(mc_state *s, const cc_ev_launch_checked *c);
+const mc_launch *mc_unread_find(const mc_state *s, uint64_t launch_id);
+void mc_unread_note(mc_state *s);
+void mc_unread_free(mc_state *s);
 
 #endif

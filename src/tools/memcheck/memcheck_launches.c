@@ -1,5 +1,6 @@
 /* memcheck's memory of launches: the recent launches by id (their callsite and stream, for the
- * findings the device reports later) and per-kernel counters behind the closing note
+ * findings the device reports later; instrumented ones are also kept until they are read,
+ * memcheck_unread.c) and per-kernel counters behind the closing note
  * "kernels checked 214/214, launches instrumented 1,204/81,000". */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,6 +41,12 @@ void mc_on_launch(mc_state *s, const cc_ev_launch *l)
     slot->callsite = l->callsite;
     slot->stream = l->stream;
     slot->alloc_mark = cc_allocmap_clock(s->allocs);
+    slot->held = 0;
+    if (l->flags & CC_LAUNCH_FLAG_INSTRUMENTED) {
+        mc_launch unread = *slot;
+        unread.held = cc_allocmap_hold(s->allocs, &unread.alloc_mark) == 0;
+        mc_unread_add(s, &unread);
+    }
     mc_kernel *k = kernel_slot(s, l->name);
     if (k == NULL) {
         s->kernels_overflow++;
@@ -54,6 +61,10 @@ void mc_on_launch(mc_state *s, const cc_ev_launch *l)
 
 const mc_launch *mc_find_launch(const mc_state *s, uint64_t launch_id)
 {
+    const mc_launch *unread = mc_unread_find(s, launch_id);
+    if (unread != NULL) {
+        return unread;
+    }
     const mc_launch *slot = &s->launches[launch_id % MC_LAUNCH_RING];
     return launch_id != 0 && slot->launch_id == launch_id ? slot : NULL;
 }

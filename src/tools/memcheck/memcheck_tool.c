@@ -2,7 +2,9 @@
  * CC_EV_DEVICE_ACCESS_ERROR events and explained here against the allocation map), invalid and
  * double frees, copies and memsets out of range, and leaks (--leak-check full). The agent's
  * instrumentation manager (src/agent/instr_*.c) reads the same options to decide which launches
- * run with device checks. Ends with a note of what was checked. */
+ * run with device checks. A call that failed with a sticky error is no finding of its own: the
+ * asynchronous error is attributed to its launch as `run` does (tools/async_error/). Ends with a
+ * note of what was checked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,11 @@ static void *mc_init(cc_tool_host *host, char *err, size_t errlen)
         return NULL;
     }
     mc_state *s = calloc(1, sizeof *s);
-    if (s == NULL || (s->allocs = cc_allocmap_new()) == NULL) {
+    if (s == NULL || (s->allocs = cc_allocmap_new()) == NULL ||
+        (s->async_errors = cc_async_errors_new(host, "memcheck")) == NULL) {
+        if (s != NULL) {
+            cc_allocmap_free(s->allocs);
+        }
         free(s);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -36,13 +42,20 @@ static void *mc_init(cc_tool_host *host, char *err, size_t errlen)
 static void mc_on_event(void *state, const cc_event *ev)
 {
     mc_state *s = state;
+    cc_async_verdict sticky = cc_async_errors_event(s->async_errors, ev);
     switch (ev->h.kind) {
     case CC_EV_ALLOC: mc_on_alloc(s, &ev->u.alloc); break;
     case CC_EV_FREE: mc_on_free(s, &ev->u.free); break;
     case CC_EV_MEMCPY: mc_on_memcpy(s, &ev->u.memcpy); break;
     case CC_EV_MEMSET: mc_on_memset(s, &ev->u.memset); break;
     case CC_EV_LAUNCH: mc_on_launch(s, &ev->u.launch); break;
-    case CC_EV_API_ERROR: mc_on_api_error(s, &ev->u.api_error); break;
+    case CC_EV_API_ERROR:
+        /* A sticky error failed the call, not its arguments: reported as async-error. */
+        if (sticky == CC_ASYNC_NOT_STICKY) {
+            mc_on_api_error(s, &ev->u.api_error);
+        }
+        break;
+    case CC_EV_LAUNCH_CHECKED: mc_unread_checked(s, &ev->u.launch_checked); break;
     case CC_EV_CONTEXT_CREATE: mc_on_context_create(s, ev->u.context.context); break;
     case CC_EV_CONTEXT_DESTROY: mc_on_context_destroy(s, ev->u.context.context); break;
     case CC_EV_DEVICE_ACCESS_ERROR: mc_on_device_error(s, &ev->u.device_access_error); break;
@@ -61,6 +74,10 @@ static void mc_on_exit(void *state)
 {
     mc_state *s = state;
     mc_write_note(s);
+    mc_unread_note(s);
+    cc_async_errors_note(s->async_errors, 1);
+    mc_unread_free(s);
+    cc_async_errors_free(s->async_errors);
     cc_allocmap_free(s->allocs);
     free(s);
 }

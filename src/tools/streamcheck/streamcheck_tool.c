@@ -2,6 +2,8 @@
  * memsets, graph nodes, host functions) and host threads that CUDA does not order, and misuse of
  * stream-ordered memory. It feeds every event to the happens-before engine (core/hb_engine.h)
  * and reports each issue with both sides, their host stacks, the allocation and the fix.
+ * Asynchronous (sticky) errors are attributed to their launch as `run` does
+ * (tools/async_error/attribution.h).
  * Options (sc_options.c): --mode full|default|api (which access sets are used),
  * --merge-host-threads, --sync-copies documented|full. Ends with a note of what was checked. */
 #include <inttypes.h>
@@ -11,6 +13,7 @@
 
 #include "cucheck/tool.h"
 #include "core/hb_engine.h"
+#include "tools/async_error/attribution.h"
 #include "tools/streamcheck/sc_coverage.h"
 #include "tools/streamcheck/sc_options.h"
 #include "tools/streamcheck/sc_report.h"
@@ -19,6 +22,7 @@ typedef struct sc_state {
     cc_tool_host *host;
     cc_hb *hb;
     sc_cov *cov;           /* how launches got their access sets (closing note) */
+    cc_async_errors *async_errors; /* sticky errors attributed to their launch */
     uint32_t mode;
 } sc_state;
 
@@ -49,10 +53,12 @@ static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
     cfg.ctx = s;
     s->hb = cc_hb_new(&cfg);
     s->cov = sc_cov_new();
-    if (!s->hb || !s->cov) {
+    s->async_errors = cc_async_errors_new(host, "streamcheck");
+    if (!s->hb || !s->cov || !s->async_errors) {
         snprintf(err, errlen, "out of memory");
         if (s->hb) cc_hb_free(s->hb);
         sc_cov_free(s->cov);
+        cc_async_errors_free(s->async_errors);
         free(s);
         return NULL;
     }
@@ -64,6 +70,7 @@ static void sc_on_event(void *state, const cc_event *ev)
     sc_state *s = state;
     cc_hb_event(s->hb, ev);
     sc_cov_event(s->cov, ev);
+    cc_async_errors_event(s->async_errors, ev); /* streamcheck labels no API error itself */
 }
 
 static const char *mode_name(uint32_t mode)
@@ -101,8 +108,10 @@ static void sc_on_exit(void *state)
                       "touches (confirm with --mode default or full)");
     if (st->out_of_memory)
         s->host->note(s->host, "streamcheck: ran out of memory; some accesses were not checked");
+    cc_async_errors_note(s->async_errors, 1);
     cc_hb_free(s->hb);
     sc_cov_free(s->cov);
+    cc_async_errors_free(s->async_errors);
     free(s);
 }
 

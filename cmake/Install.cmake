@@ -29,16 +29,13 @@ target_compile_definitions(cucheck PRIVATE CUCHECK_AGENT_RELDIR="${_cc_agent_rel
 install(TARGETS cucheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 if(TARGET cucheck_agent)
-  # A Sanitizer library outside a CUDA toolkit's compute-sanitizer/ folder is a private copy (the
-  # wheel scripts/setup-deps.sh unpacks into .deps/): install it next to the agent, so that the
-  # installed tree does not depend on the source tree.
-  set(_cc_private_sanitizer ON)
-  if(ComputeSanitizer_LIBRARY_DIR MATCHES "/compute-sanitizer(/|$)")
-    set(_cc_private_sanitizer OFF)
-  endif()
+  # The agent finds libsanitizer-public.so where the build found it (its RUNPATH: a CUDA
+  # toolkit's compute-sanitizer/ folder or the nvidia-cuda-sanitizer-api wheel unpacked into
+  # .deps/). NVIDIA's library is not copied by default: CUCHECK_INSTALL_SANITIZER=ON installs it
+  # next to the agent (with its licence), for a tree that must not depend on where it was built.
   option(CUCHECK_INSTALL_SANITIZER
-         "Install libsanitizer-public.so next to the agent (default: when not from a CUDA toolkit)"
-         ${_cc_private_sanitizer})
+         "Install NVIDIA's libsanitizer-public.so next to the agent (default OFF: found where built)"
+         OFF)
 
   install(TARGETS cucheck_agent LIBRARY DESTINATION ${CUCHECK_INSTALL_AGENTDIR})
   if(CUCHECK_INSTALL_SANITIZER)

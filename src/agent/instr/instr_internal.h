@@ -163,10 +163,9 @@ typedef struct cc_instr_state {
      * callbacks block on it; a module-load callback only tries it (cc_instr_patch_at_load). */
     pthread_mutex_t patch_lock;
     /* The launch gate: every launch call (cuLaunchKernel and its kin, cuGraphLaunch) holds it
-     * for reading from its API enter to its API exit; a module change holds it for writing and
-     * waits for the module's context to be idle first. Unpatching a module while another
-     * thread's launch of it was being submitted or its kernel ran ended in "an illegal
-     * instruction was encountered" (8 launching threads, H200, driver 580). A thread waiting
+     * for reading from its API enter to its API exit; a module change holds it for writing.
+     * Unpatching a module while another thread's launch was being submitted ended in "an
+     * illegal instruction was encountered" (8 launching threads, H200, driver 580). A thread waiting
      * at a launch's API enter holds no driver lock, so the writer never waits for it. */
     pthread_rwlock_t gate;
     int gate_ready;                /* initialized (writer-preferring) */

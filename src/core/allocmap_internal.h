@@ -27,8 +27,11 @@ struct cc_allocmap {
      * the ring's). */
     cc_alloc_rec *kept;
     size_t nkept, kept_cap;
+    /* Held moments: holds[holds_first .. holds_first + nholds), sorted by clock. Holds are
+     * mostly released oldest first (launches are read back in launch order): the front moves
+     * instead of the rest. */
     cc_allocmap_held *holds;
-    size_t nholds, holds_cap;
+    size_t holds_first, nholds, holds_cap;
     size_t releases_since_sweep;
 };
 

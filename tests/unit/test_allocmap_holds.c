@@ -155,6 +155,59 @@ static void test_kept_bounded_by_held_state(void)
     cc_allocmap_free(m);
 }
 
+/* Many holds released out of order and in order, with new ones taken meanwhile (the released
+ * front reused): each remaining hold still answers for its own moment. */
+static void test_many_holds_any_order(void)
+{
+    enum { N = 1000 };
+    cc_allocmap *m = cc_allocmap_new();
+    uint64_t clocks[N];
+    for (int i = 0; i < N; i++) {
+        cc_alloc_rec r = rec(0x1000000 + (uint64_t)i * 0x1000, 16 + (uint64_t)i);
+        CHECK(cc_allocmap_add(m, &r) == 0);
+        CHECK(cc_allocmap_hold(m, &clocks[i]) == 0);
+    }
+    CHECK_EQ_U64(cc_allocmap_hold_count(m), N);
+    for (int i = 1; i < N; i += 2) { /* every other one, from the middle */
+        cc_allocmap_release(m, clocks[i]);
+    }
+    CHECK_EQ_U64(cc_allocmap_hold_count(m), N / 2);
+    for (int i = 0; i < N / 2; i += 2) { /* the oldest first */
+        cc_allocmap_release(m, clocks[i]);
+    }
+    CHECK_EQ_U64(cc_allocmap_hold_count(m), N / 2 - N / 4);
+    uint64_t later[N];
+    for (int i = 0; i < N; i++) { /* new holds reuse the released front */
+        cc_alloc_rec r = rec(0x9000000 + (uint64_t)i * 0x1000, 32);
+        CHECK(cc_allocmap_add(m, &r) == 0);
+        CHECK(cc_allocmap_hold(m, &later[i]) == 0);
+    }
+    for (int i = 0; i < N; i++) { /* free everything past the history */
+        CHECK(cc_allocmap_remove(m, 0x1000000 + (uint64_t)i * 0x1000, 0, NULL) == CC_FREE_OK);
+        CHECK(cc_allocmap_remove(m, 0x9000000 + (uint64_t)i * 0x1000, 0, NULL) == CC_FREE_OK);
+    }
+    cc_alloc_rec x = rec(0x40000000, 8);
+    CHECK(cc_allocmap_add(m, &x) == 0);
+    churn(m, 0x40000000, CC_ALLOCMAP_FREED_HISTORY);
+    CHECK(cc_allocmap_kept_count(m) >= N); /* the held ones left the history */
+    char s[256];
+    int k = N - 2; /* an even index of the second half: still held */
+    cc_where_info w = cc_allocmap_where_at(m, 0x1000000 + (uint64_t)k * 0x1000, 4, clocks[k],
+                                           s, sizeof s);
+    CHECK(w.where == CC_WHERE_INSIDE && w.alloc != NULL && w.alloc->size == 16 + (uint64_t)k);
+    w = cc_allocmap_where_at(m, 0x9000000 + 5 * 0x1000, 4, later[7], s, sizeof s);
+    CHECK(w.where == CC_WHERE_INSIDE && w.alloc != NULL && w.alloc->size == 32);
+    for (int i = N / 2; i < N; i += 2) {
+        cc_allocmap_release(m, clocks[i]);
+    }
+    for (int i = 0; i < N; i++) {
+        cc_allocmap_release(m, later[i]);
+    }
+    CHECK_EQ_U64(cc_allocmap_hold_count(m), 0);
+    CHECK_EQ_U64(cc_allocmap_kept_count(m), 0);
+    cc_allocmap_free(m);
+}
+
 int main(void)
 {
     test_held_overrun_survives_churn();
@@ -162,5 +215,6 @@ int main(void)
     test_held_use_after_free_survives_churn();
     test_several_holds();
     test_kept_bounded_by_held_state();
+    test_many_holds_any_order();
     TEST_MAIN_END();
 }

@@ -322,11 +322,41 @@ static cc_where_info describe(const cc_alloc_rec *in, const cc_alloc_rec *freed,
     return w;
 }
 
+/* Whether an allocation live in the map's state of interest overlaps freed's range: its memory
+ * was handed out again, so an access there is not explained by the old allocation (an overrun of
+ * the new one is more likely). */
+typedef struct reuse_search {
+    uint64_t lo, hi;
+    int found;
+} reuse_search;
+
+static int visit_reuse(const cc_alloc_rec *r, void *arg)
+{
+    reuse_search *o = arg;
+    if (r->base < o->hi && rec_end(r) > o->lo) {
+        o->found = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int freed_reused_now(const cc_allocmap *m, const cc_alloc_rec *freed)
+{
+    reuse_search o = {freed->base, rec_end(freed), 0};
+    for (size_t i = 0; i < m->nlive && !o.found; i++) {
+        visit_reuse(&m->live[i], &o);
+    }
+    return o.found;
+}
+
 cc_where_info cc_allocmap_where(const cc_allocmap *m, uint64_t addr, uint64_t size, char *out,
                                 size_t outlen)
 {
     const cc_alloc_rec *in = cc_allocmap_find(m, addr);
     const cc_alloc_rec *freed = in == NULL ? cc_allocmap_find_freed(m, addr) : NULL;
+    if (freed != NULL && freed_reused_now(m, freed)) {
+        freed = NULL;
+    }
     const cc_alloc_rec *nearest = in == NULL && freed == NULL ? cc_allocmap_nearest(m, addr) : NULL;
     return describe(in, freed, nearest, addr, size, out, outlen);
 }
@@ -396,6 +426,13 @@ cc_where_info cc_allocmap_where_at(const cc_allocmap *m, uint64_t addr, uint64_t
         const cc_alloc_rec *r = cc_allocmap_freed_newest(m, k);
         if (r->free_seq <= clock && addr >= r->base && addr < rec_end(r)) {
             freed = r;
+        }
+    }
+    if (freed != NULL) {
+        reuse_search o = {freed->base, rec_end(freed), 0};
+        each_live_at(m, clock, visit_reuse, &o);
+        if (o.found) {
+            freed = NULL;
         }
     }
     return describe(n.in, freed, nearer(n.before, n.after, addr), addr, size, out, outlen);

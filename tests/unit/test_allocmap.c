@@ -150,5 +150,28 @@ int main(void)
     w = cc_allocmap_where_at(m, 0x4108, 4, cc_allocmap_clock(m), s, sizeof s);
     CHECK(w.where == CC_WHERE_AFTER && w.alloc->base == 0x4000);
     cc_allocmap_free(m);
+
+    /* A freed block whose memory was handed out again before the launch: an access just past
+     * the new, smaller allocation is its overrun, not a use of the old block (tests/gpu/stress:
+     * 32 threads reallocating in the padding of a freed 20000-byte buffer). */
+    m = cc_allocmap_new();
+    cc_alloc_rec old_big = rec(0x8000, 20000, 1);
+    cc_allocmap_add(m, &old_big);
+    CHECK(cc_allocmap_remove(m, 0x8000, 0, &out) == CC_FREE_OK);
+    cc_alloc_rec reused = rec(0x8000, 4000, 1);
+    cc_allocmap_add(m, &reused);
+    uint64_t launch3 = cc_allocmap_clock(m);
+    cc_alloc_rec later = rec(0x20000, 64, 1); /* the map moves on before the read-back */
+    cc_allocmap_add(m, &later);
+    w = cc_allocmap_where_at(m, 0x8000 + 4000, 4, launch3, s, sizeof s);
+    CHECK(w.where == CC_WHERE_AFTER && w.distance == 0 && w.alloc->base == 0x8000 &&
+          w.alloc->size == 4000);
+    w = cc_allocmap_where(m, 0x8000 + 4000, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_AFTER && w.alloc->size == 4000);
+    /* Not reused: still the freed block. */
+    CHECK(cc_allocmap_remove(m, 0x20000, 0, &out) == CC_FREE_OK);
+    w = cc_allocmap_where(m, 0x20010, 4, s, sizeof s);
+    CHECK(w.where == CC_WHERE_FREED && w.alloc->base == 0x20000);
+    cc_allocmap_free(m);
     TEST_MAIN_END();
 }

@@ -283,8 +283,6 @@ static void test_trace(void)
         }
         free(buf);
     }
-    cc_prof_format pf;
-    CHECK(cc_prof_format_parse("xml", &pf) != 0);
     cc_prof_stats_free(&st);
     cc_prof_data_free(&d);
 }

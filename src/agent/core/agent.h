@@ -18,31 +18,9 @@
 #include "agent/core/agent_plugin.h"
 #include "agent/core/agent_knobs.h"
 
-/* Not part of core/agent_env.h (the CLI never sets it): "1" makes the agent explain itself on
- * stderr (no patches embedded, libcuda missing, ...). */
-
-/* What the agent tracks (CUCHECK_TRACK, or the run tool's `--track`): "on" (everything,
- * the default), "off" (subscribe and enable no callback at all: the bare price of loading the
- * agent, for benchmarks), or a comma list of the groups below. See track_config.c. */
-#define CC_TRACK_RESOURCE 0x001u /* contexts, streams, modules, functions, memory */
-#define CC_TRACK_LAUNCH 0x002u
-#define CC_TRACK_MEMCPY 0x004u
-#define CC_TRACK_MEMSET 0x008u
-#define CC_TRACK_SYNC 0x010u
-#define CC_TRACK_EVENTS 0x020u
-#define CC_TRACK_GRAPHS 0x040u
-#define CC_TRACK_RUNTIME 0x080u /* runtime API calls: errors */
-#define CC_TRACK_DRIVER 0x100u  /* driver API calls: errors */
-#define CC_TRACK_STACKS 0x200u  /* host stacks of launches and failed calls */
-#define CC_TRACK_ALL 0x3ffu
-/* Every callback enabled, every handler returning at once: the bare price of subscribing to the
- * API, the baseline the tracking targets are measured against (CUCHECK_TRACK=callbacks). */
-#define CC_TRACK_IDLE 0x400u
-/* Without CC_TRACK_RUNTIME / CC_TRACK_DRIVER: only the API calls whose parameters the tracking
- * reads (launch calls, stream and event queries, stream creation, capture begin and end), not
- * every call for its error code. A fraction of the API callbacks on frameworks that make several
- * runtime calls per operator; streamcheck's default (see sanitizer_subscribe.c). */
-#define CC_TRACK_APIWORK 0x800u
+/* What the agent tracks (CUCHECK_TRACK, or the run tool's `--track`): the CC_TRACK_* groups of
+ * core/track_spec.h, parsed there (track_config.c reads the setting). */
+#include "core/track_spec.h"
 
 #define CC_AGENT_PATH_MAX 4096
 

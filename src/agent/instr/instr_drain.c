@@ -21,14 +21,14 @@ typedef struct drain_pick {
     uint64_t order;
     Sanitizer_StreamHandle hstream;
     int stream_ok;
-    void *dev, *host;              /* the slot's buffers (stable while it is draining) */
+    void *dev, *host, *extra;      /* the slot's buffers (stable while it is draining) */
 } drain_pick;
 
 static cc_instr_ctx *ctx_find(CUcontext ctx)
 {
     for (size_t i = 0; i < cc_instr_g.nctx; i++) {
-        if (cc_instr_g.ctxs[i].ctx == ctx && !cc_instr_g.ctxs[i].broken) {
-            return &cc_instr_g.ctxs[i];
+        if (cc_instr_g.ctxs[i]->ctx == ctx && !cc_instr_g.ctxs[i]->broken) {
+            return cc_instr_g.ctxs[i];
         }
     }
     return NULL;
@@ -55,13 +55,23 @@ static int in_scope(const cc_instr_ctx *c, const cc_instr_slot *s, cc_instr_drai
 void cc_instr_stream_destroyed(CUcontext ctx, CUstream stream)
 {
     for (size_t i = 0; i < cc_instr_g.nctx; i++) {
-        cc_instr_ctx *c = &cc_instr_g.ctxs[i];
+        cc_instr_ctx *c = cc_instr_g.ctxs[i];
         for (int k = 0; k < CC_INSTR_SLOTS && c->ctx == ctx && c->nbusy > 0; k++) {
             if (c->slots[k].busy && c->slots[k].stream == stream) {
                 c->slots[k].stream_gone = 1;
             }
         }
     }
+}
+
+void cc_instr_emit_checked(uint64_t launch_id, uint32_t errors, uint32_t result)
+{
+    cc_event ev;
+    cc_agent_event_init(&ev, CC_EV_LAUNCH_CHECKED);
+    ev.u.launch_checked.launch_id = launch_id;
+    ev.u.launch_checked.errors = errors;
+    ev.u.launch_checked.result = result;
+    cc_agent_emit(&ev);
 }
 
 int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok)
@@ -74,6 +84,8 @@ int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok)
         .function_name = s->function_name,
     };
     int stop = g->client->drain(c, slot, &l, cc_instr_module_find(s->module), device_ok);
+    cc_instr_emit_checked(l.launch_id, l.errors, CC_CHECKED_READ);
+    cc_instr_module_bound(s->module, -1);
     s->busy = 0;
     s->pending = 0;
     s->draining = 0;
@@ -102,14 +114,15 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
         return 0;
     }
     for (size_t i = 0; i < g->nctx; i++) {
-        cc_instr_ctx *c = &g->ctxs[i];
+        cc_instr_ctx *c = g->ctxs[i];
         for (int k = 0; k < CC_INSTR_SLOTS && c->nbusy > 0; k++) {
             cc_instr_slot *s = &c->slots[k];
             if (s->busy && s->pending && !s->draining && in_scope(c, s, scope, ctx, key)) {
                 s->draining = 1; /* no other thread drains it meanwhile */
                 picks[n++] = (drain_pick){.ctx = c->ctx, .slot = k, .order = s->order,
                                           .hstream = s->stream_gone ? NULL : s->hstream,
-                                          .stream_ok = 1, .dev = s->dev, .host = s->host};
+                                          .stream_ok = 1, .dev = s->dev, .host = s->host,
+                                          .extra = s->extra};
             }
         }
     }
@@ -117,7 +130,7 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
     if (n > 0 && scope != CC_DRAIN_STREAM && scope != CC_DRAIN_CONTEXT) {
         cc_agent_note("%s: reading %zu launch(es) back (%s)", g->client->name, n, why);
     }
-    void (*fetch)(void *, void *, Sanitizer_StreamHandle) = g->client->fetch;
+    void (*fetch)(void *, void *, void *, Sanitizer_StreamHandle) = g->client->fetch;
     if ((wait || (device_ok && fetch != NULL)) && n > 0) {
         pthread_mutex_unlock(&g->lock);
         for (size_t i = 0; i < n; i++) {
@@ -135,7 +148,7 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
         }
         for (size_t i = 0; i < n && fetch != NULL && device_ok; i++) {
             if (picks[i].stream_ok && picks[i].hstream != NULL) {
-                fetch(picks[i].dev, picks[i].host, picks[i].hstream);
+                fetch(picks[i].dev, picks[i].host, picks[i].extra, picks[i].hstream);
             }
         }
         pthread_mutex_lock(&g->lock);
@@ -276,11 +289,14 @@ void cc_instr_after_fork_child(void)
     g->lock = fresh;
     for (size_t i = 0; i < g->nctx; i++) {
         for (int k = 0; k < CC_INSTR_SLOTS; k++) {
-            g->ctxs[i].slots[k].busy = 0;
-            g->ctxs[i].slots[k].pending = 0;
-            g->ctxs[i].slots[k].draining = 0;
+            g->ctxs[i]->slots[k].busy = 0;
+            g->ctxs[i]->slots[k].pending = 0;
+            g->ctxs[i]->slots[k].draining = 0;
         }
-        g->ctxs[i].nbusy = 0;
+        g->ctxs[i]->nbusy = 0;
     }
     g->inflight = 0;
+    for (size_t i = 0; i < g->nmods; i++) {
+        g->mods[i].bound = 0;
+    }
 }

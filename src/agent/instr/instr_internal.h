@@ -62,6 +62,7 @@ typedef struct cc_instr_done {
     uint64_t launch_id;
     Sanitizer_StreamHandle hstream; /* for reading device memory back (device_ok only) */
     const char *function_name;
+    uint32_t errors;                /* set by the client's drain: error events it emitted */
 } cc_instr_done;
 
 struct cc_instr_ctx;
@@ -83,9 +84,13 @@ typedef struct cc_instr_client {
     /* Launch policy: 1 if this launch runs instrumented (m NULL: a module never seen). It
      * patches/unpatches the module as needed (cc_instr_module_want). */
     int (*decide)(const Sanitizer_LaunchData *d, struct cc_instr_module *m, const cc_event *launch);
-    /* Fill the header for slot `slot` into hdr (dev_bytes, zeroed) before it is uploaded on the
-     * launch's stream; may enqueue its own work on d->hStream. 0 ok. */
+    /* Fill the header for slot `slot` into hdr (dev_bytes, zeroed) from the manager's state,
+     * host-side only (no driver or Sanitizer call: device work goes in prepare). 0 ok. */
     int (*fill)(struct cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *hdr);
+    /* Without cc_instr_g.lock, after fill and before the header is uploaded, the slot being
+     * this launch's: device-side preparation (allocations, clearing the client's device buffers
+     * on d->hStream) and the header fields that depend on it. 0 ok. May be NULL. */
+    int (*prepare)(struct cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *hdr);
     /* decide said yes, but the launch could not be bound (no slot, fill or upload failed): it
      * runs uninstrumented. May be NULL. */
     void (*unbound)(const Sanitizer_LaunchData *d);
@@ -101,15 +106,15 @@ typedef struct cc_instr_client {
      * launch's access set is needed before the program's next operation is analysed). */
     int deferred_drain;
     /* After the launch finished and the device is readable, WITHOUT cc_instr_g.lock: copy
-     * what drain needs from the slot's device header into its host records. dev, host: the
-     * slot's. May be NULL. (memcheck's copy of its per-site counts under the lock hung
-     * tests/gpu/memcheck/mc_threads.cu, 8 launching threads, on the H200: other threads'
-     * launch callbacks waited for the lock inside the driver.) */
-    void (*fetch)(void *dev, void *host, Sanitizer_StreamHandle hstream);
+     * what drain needs from the slot's device buffers into host memory (its records, its extra
+     * state). dev, host, extra: the slot's. May be NULL. (memcheck's copy of its per-site counts
+     * under the lock hung tests/gpu/memcheck/mc_threads.cu, 8 launching threads, on the H200:
+     * other threads' launch callbacks waited for the lock inside the driver.) */
+    void (*fetch)(void *dev, void *host, void *extra, Sanitizer_StreamHandle hstream);
     /* After the launch finished (device_ok: fetch ran; 0 after a sticky error or when the wait
      * failed): read the slot back, emit events for l->launch_id, reset it. No device calls.
      * Returns 1 to stop the program. */
-    int (*drain)(struct cc_instr_ctx *c, int slot, const cc_instr_done *l,
+    int (*drain)(struct cc_instr_ctx *c, int slot, cc_instr_done *l,
                  struct cc_instr_module *m, int device_ok);
     /* A context's buffers were just made: set up per-context client state (c->client_state,
      * e.g. a device heap table). 0 ok, else the context runs uninstrumented. May be NULL. */
@@ -148,6 +153,9 @@ typedef struct cc_instr_module {
     int load_pending;              /* not patched at load (the patch lock was busy): patch at the
                                     * next API exit, not counted as a re-patch */
     int changing;                  /* a patching call for it runs now, outside the lock */
+    int bound;                     /* launches of it bound to slots and not drained yet: it is
+                                    * not unpatched before they are (a kernel submitted patched
+                                    * but run after its module was unpatched checked nothing) */
     int heap_user;                 /* memcheck: calls device malloc/free (-1: not read yet) */
 } cc_instr_module;
 
@@ -174,7 +182,8 @@ typedef struct cc_instr_state {
     size_t ntable, cap;
     uint64_t version;
     /* contexts and modules */
-    cc_instr_ctx *ctxs;
+    cc_instr_ctx **ctxs;           /* each allocated on its own: its address is stable while
+                                    * it lives (a launch binds its slot outside the lock) */
     size_t nctx;
     cc_instr_module *mods;
     size_t nmods, modcap;
@@ -233,8 +242,12 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
                    int device_ok, const char *why);
 /* The program destroys a stream: its pending launches are read later without a wait. */
 void cc_instr_stream_destroyed(CUcontext ctx, CUstream stream);
-/* Drain one slot now (its launch finished or the device is gone). */
+/* Drain one slot now (its launch finished or the device is gone); LAUNCH_CHECKED follows the
+ * client's events. */
 int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok);
+/* The launch's results are complete (result CC_CHECKED_READ, errors emitted) or will never come
+ * (CC_CHECKED_LOST): the tool may forget what it kept for them. */
+void cc_instr_emit_checked(uint64_t launch_id, uint32_t errors, uint32_t result);
 /* At an API exit: read back what a synchronization this thread saw finished. */
 void cc_instr_after_synchronized(void);
 /* Register the exit drain (once): called at the first deferred launch. */
@@ -263,12 +276,14 @@ void cc_instr_patch_at_load(CUmodule module);
  * streamcheck infers this one's access set and instruments the next). Without API callbacks
  * (CUCHECK_TRACK without runtime/driver) modules are never unpatched. */
 int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch);
+/* (locked) A launch of module was bound to a slot (+1) or its slot was freed (-1). */
+void cc_instr_module_bound(CUmodule module, int delta);
 /* Unpatch / re-patch the modules whose change was deferred (see cc_instr_module_want). Called
  * from API exits WITHOUT `lock`: it takes patch_lock, then `lock` only around the bookkeeping. */
 void cc_instr_apply_deferred(void);
 
 /* Where a kernel's code starts and its size (sanitizerGetFunctionPcAndSize, asked once per
- * function and cached until its module unloads: a slot read at exit must not need the
+ * function, never under the manager's lock, and cached until its module unloads: a slot read at exit must not need the
  * Sanitizer, whose state may be gone by then). 0 if unknown. */
 void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
                           uint64_t *pc, uint64_t *size);

@@ -66,16 +66,19 @@ void cc_instr_init(const cc_instr_client *cl)
     }
 }
 
-/* (locked) LAUNCH_END callbacks on or off (see cc_instr_state). 0 on success. */
+/* LAUNCH_END callbacks on or off (see cc_instr_state), without the lock. 0 on success; a
+ * failed turn-off leaves them on. */
 static int cc_instr_launch_end_callbacks(int on)
 {
+    static pthread_mutex_t end_lock = PTHREAD_MUTEX_INITIALIZER; /* the call and the flag agree */
     cc_instr_state *g = &cc_instr_g;
-    if (sanitizerEnableCallback((uint32_t)on, cc_agent_g.subscriber, SANITIZER_CB_DOMAIN_LAUNCH,
-                                SANITIZER_CBID_LAUNCH_END) != SANITIZER_SUCCESS) {
-        return -1;
-    }
-    g->end_on = on;
-    return 0;
+    pthread_mutex_lock(&end_lock);
+    int rc = sanitizerEnableCallback((uint32_t)on, cc_agent_g.subscriber,
+                                     SANITIZER_CB_DOMAIN_LAUNCH,
+                                     SANITIZER_CBID_LAUNCH_END) == SANITIZER_SUCCESS ? 0 : -1;
+    __atomic_store_n(&g->end_on, rc == 0 ? on : 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&end_lock);
+    return rc;
 }
 
 /* The resource callbacks the manager reads; the others never take its lock. */
@@ -161,9 +164,18 @@ void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
     }
 }
 
-/* Take a slot, stage and upload the table (if the header cannot carry it) and the header the
- * client fills, bind it to the launch. The slot index or -1. */
-static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_ev_launch *launch)
+/* A slot taken for a launch: what bind_finish does without the lock. */
+typedef struct cc_instr_binding {
+    int slot;
+    size_t hdr_bytes;
+    size_t table_ranges;           /* ranges of the staged table to upload (0: none) */
+} cc_instr_binding;
+
+/* (locked) Take a slot and stage what the launch needs of the manager's shared state: the table
+ * (when the header cannot carry it and the slot's device copy is stale) and the header the client
+ * fills, both host-side. 0 with *b set, or -1 (no slot, or fill failed). */
+static int bind_begin(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_ev_launch *launch,
+                      cc_instr_binding *b)
 {
     cc_instr_state *g = &cc_instr_g;
     const cc_instr_client *cl = g->client;
@@ -175,44 +187,83 @@ static int bind_slot(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_ev
     cc_instr_slot *s = &c->slots[slot];
     size_t hdr_bytes = (cl->dev_bytes + 15u) & ~(size_t)15u;
     size_t nt = g->ntable > cl->header_ranges ? g->ntable : 0;
+    /* Growing past the context's first blocks allocates (rare: tables of over
+     * CC_INSTR_TABLE_FIRST ranges). */
     if (cc_instr_slot_reserve(c, slot, hdr_bytes + nt * sizeof(cc_mc_range), nt) != 0) {
         goto unbound;
     }
+    b->table_ranges = 0;
     if (nt > 0 && s->table_version != g->version) {
         /* The slot's previous launch was drained, so nothing reads its table any more. */
         memcpy(s->stage + hdr_bytes, g->table, nt * sizeof(cc_mc_range));
-        s->table_version = UINT64_MAX;
-        if (sanitizerMemcpyHostToDeviceAsync(s->table_dev, s->stage + hdr_bytes,
-                                             nt * sizeof(cc_mc_range),
-                                             d->hStream) != SANITIZER_SUCCESS) {
-            goto unbound;
-        }
         s->table_version = g->version;
+        b->table_ranges = nt;
     }
     memset(s->stage, 0, cl->dev_bytes);
-    if (cl->fill(c, slot, d, s->stage) == 0 &&
-        sanitizerMemcpyHostToDeviceAsync(s->dev, s->stage, cl->dev_bytes, d->hStream) ==
-            SANITIZER_SUCCESS &&
-        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, s->dev) ==
-            SANITIZER_SUCCESS) {
-        s->launch_id = launch->launch_id;
-        s->order = g->bind_order++;
-        s->stream = d->stream;
-        s->hstream = d->hStream;
-        s->module = d->module;
-        s->thread = (uintptr_t)pthread_self();
-        s->function_name = launch->name; /* the module's own string may go first */
-        cc_instr_function_pc(d->module, d->function, d->functionName, &s->function_pc,
-                             &s->function_size);
-        s->pending = 0;
-        s->draining = 0;
-        s->stream_gone = 0;
-        return slot;
+    if (cl->fill(c, slot, d, s->stage) != 0) {
+        goto unbound;
     }
+    cc_instr_module_bound(d->module, +1);
+    s->launch_id = launch->launch_id;
+    s->order = g->bind_order++;
+    s->stream = d->stream;
+    s->hstream = d->hStream;
+    s->module = d->module;
+    s->thread = (uintptr_t)pthread_self();
+    s->function_name = launch->name; /* the module's own string may go first */
+    s->function_pc = 0;
+    s->function_size = 0;
+    s->pending = 0;
+    s->draining = 0;
+    s->stream_gone = 0;
+    b->slot = slot;
+    b->hdr_bytes = hdr_bytes;
+    return 0;
 unbound:
     s->busy = 0;
     c->nbusy--;
     return -1;
+}
+
+/* Without the lock, the slot being this launch's: the client's device-side preparation, the
+ * uploads on the launch's stream (no wait: the launch is ordered after them) and the binding.
+ * Driver and Sanitizer calls wait for driver locks that other threads hold inside their
+ * callbacks while they wait for the manager's lock: none is made under it (streamcheck --mode
+ * full hung with four launching threads when the upload ran under it). 0 ok. */
+static int bind_finish(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_instr_binding *b)
+{
+    const cc_instr_client *cl = cc_instr_g.client;
+    cc_instr_slot *s = &c->slots[b->slot];
+    if (cl->prepare != NULL && cl->prepare(c, b->slot, d, s->stage) != 0) {
+        return -1;
+    }
+    if (b->table_ranges > 0 &&
+        sanitizerMemcpyHostToDeviceAsync(s->table_dev, s->stage + b->hdr_bytes,
+                                         b->table_ranges * sizeof(cc_mc_range),
+                                         d->hStream) != SANITIZER_SUCCESS) {
+        return -1;
+    }
+    if (sanitizerMemcpyHostToDeviceAsync(s->dev, s->stage, cl->dev_bytes, d->hStream) !=
+            SANITIZER_SUCCESS ||
+        sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, s->dev) !=
+            SANITIZER_SUCCESS) {
+        return -1;
+    }
+    cc_instr_function_pc(d->module, d->function, d->functionName, &s->function_pc,
+                         &s->function_size);
+    return 0;
+}
+
+/* (locked) A binding that bind_finish could not complete: the slot is free again. */
+static void bind_undo(cc_instr_ctx *c, int slot)
+{
+    cc_instr_state *g = &cc_instr_g;
+    c->slots[slot].busy = 0;
+    c->slots[slot].table_version = UINT64_MAX; /* its device copy may be half-written */
+    cc_instr_module_bound(c->slots[slot].module, -1);
+    c->nbusy--;
+    g->inflight--;
+    g->checked_launches--;
 }
 
 /* Whether a launch is being captured into a graph rather than run: such a launch must not be
@@ -221,6 +272,20 @@ unbound:
 static int cc_launch_captured(const Sanitizer_LaunchData *d)
 {
     return cc_agent_stream_capturing(d->stream) == 1;
+}
+
+/* (locked) The quiet count after a launch, and whether launch-end callbacks should go off now
+ * (see cc_instr_state; end_on is cleared here, the callbacks turned off by the caller). */
+static int count_quiet(int bound)
+{
+    cc_instr_state *g = &cc_instr_g;
+    g->quiet_launches = bound ? 0 : g->quiet_launches + 1;
+    if (g->end_on && g->client->end_dynamic && !g->end_always && g->inflight == 0 &&
+        g->quiet_launches >= CC_INSTR_END_QUIET) {
+        g->end_on = 0;
+        return 1;
+    }
+    return 0;
 }
 
 void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
@@ -232,42 +297,58 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
     int want = g->client->decide(d, m, ev);
+    int patched = m != NULL && m->patched;
     /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and
      * let this one run unbound. */
     int end_ready = g->end_on;
+    int end_off = want ? 0 : count_quiet(0);
+    pthread_mutex_unlock(&g->lock);
     if (want && !end_ready) {
         cc_instr_launch_end_callbacks(1);
     }
-    /* Asked of the driver only for a launch the client wants instrumented; a captured one then
-     * runs uninstrumented, like one that finds no free slot (the client's unbound). */
-    cc_instr_ctx *c =
-        want && end_ready && !cc_launch_captured(d) ? cc_instr_ctx_get(d->context) : NULL;
-    int slot = c != NULL ? bind_slot(c, d, &ev->u.launch) : -1;
-    g->quiet_launches = slot >= 0 ? 0 : g->quiet_launches + 1;
-    if (g->end_on && g->client->end_dynamic && !g->end_always && g->inflight == 0 &&
-        g->quiet_launches >= CC_INSTR_END_QUIET && cc_instr_launch_end_callbacks(0) == 0 &&
-        !g->end_off_noted) {
-        g->end_off_noted = 1;
+    /* Asked of the driver only for a launch the client wants instrumented, outside the lock; a
+     * captured one then runs uninstrumented, like one that finds no free slot. */
+    cc_instr_ctx *c = NULL;
+    cc_instr_binding b = {.slot = -1};
+    if (want && end_ready && !cc_launch_captured(d)) {
+        pthread_mutex_lock(&g->lock);
+        c = cc_instr_ctx_get(d->context); /* its buffers are allocated at its first launch */
+        if (c != NULL && bind_begin(c, d, &ev->u.launch, &b) == 0) {
+            g->inflight++;
+            g->checked_launches++;
+        } else {
+            b.slot = -1;
+        }
+        end_off = count_quiet(b.slot >= 0);
+        pthread_mutex_unlock(&g->lock);
+        if (b.slot >= 0 && bind_finish(c, d, &b) != 0) {
+            pthread_mutex_lock(&g->lock);
+            bind_undo(c, b.slot);
+            pthread_mutex_unlock(&g->lock);
+            b.slot = -1;
+        }
+    }
+    if (end_off && cc_instr_launch_end_callbacks(0) == 0 &&
+        !__atomic_exchange_n(&g->end_off_noted, 1, __ATOMIC_RELAXED)) {
         cc_agent_note("%s: launch-end callbacks off after %u launches without instrumentation "
                       "(on again when one needs it)", g->client->name, CC_INSTR_END_QUIET);
     }
-    if (slot >= 0) {
-        g->inflight++;
-        g->checked_launches++;
+    if (b.slot >= 0) {
         cc_cur.set = 1;
         cc_cur.launch = d->hLaunch;
         cc_cur.ctx = d->context;
         cc_cur.module = d->module;
-        cc_cur.slot = slot;
+        cc_cur.slot = b.slot;
         cc_cur.launch_id = ev->u.launch.launch_id;
         ev->u.launch.flags |= CC_LAUNCH_FLAG_INSTRUMENTED;
-    } else if (want && g->client->unbound != NULL) {
+        return;
+    }
+    if (want && g->client->unbound != NULL) {
         g->client->unbound(d);
     }
-    if (slot < 0 && m != NULL && m->patched) {
+    if (patched) {
         sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
     }
-    pthread_mutex_unlock(&g->lock);
 }
 
 void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d)
@@ -278,10 +359,11 @@ void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d)
     }
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
-    if (m != NULL && m->patched) {
+    int patched = m != NULL && m->patched;
+    pthread_mutex_unlock(&g->lock);
+    if (patched) {
         sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
     }
-    pthread_mutex_unlock(&g->lock);
 }
 
 /* Driver calls that launch kernels: they hold the launch gate (cc_instr_state.gate). */
@@ -311,6 +393,52 @@ static int is_launch_call(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId 
 
 static _Thread_local int cc_gate_depth; /* launch calls of this thread inside the gate */
 
+/* This thread's instrumented launch whose results are read at once (a client without deferred
+ * drains), from its LAUNCH_END to the exit of its launch call. */
+typedef struct cc_instr_launch_done {
+    int set;
+    CUcontext ctx;
+    int slot;
+    uint64_t launch_id;
+    Sanitizer_StreamHandle hstream;
+} cc_instr_launch_done;
+
+static _Thread_local cc_instr_launch_done cc_done;
+
+/* Wait for cc_done's launch, read its results without the lock (the client's fetch), drain its
+ * slot under it. */
+static void read_back_done(void)
+{
+    cc_instr_state *g = &cc_instr_g;
+    cc_instr_launch_done l = cc_done;
+    cc_done.set = 0;
+    /* The launch's results are complete once its stream is idle; a kernel that faulted still
+     * left memcheck's records in pinned host memory. */
+    int device_ok = sanitizerStreamSynchronize(l.hstream) == SANITIZER_SUCCESS;
+    if (device_ok && g->client->fetch != NULL) {
+        /* The slot is this launch's until it is drained: its buffers stay put. */
+        pthread_mutex_lock(&g->lock);
+        cc_instr_ctx *c0 = cc_instr_ctx_get(l.ctx);
+        void *dev = c0 != NULL ? c0->slots[l.slot].dev : NULL;
+        void *host = c0 != NULL ? c0->slots[l.slot].host : NULL;
+        void *extra = c0 != NULL ? c0->slots[l.slot].extra : NULL;
+        pthread_mutex_unlock(&g->lock);
+        if (dev != NULL) {
+            g->client->fetch(dev, host, extra, l.hstream);
+        }
+    }
+    pthread_mutex_lock(&g->lock);
+    cc_instr_ctx *c = cc_instr_ctx_get(l.ctx);
+    int stop = 0;
+    if (c != NULL && c->slots[l.slot].busy) {
+        stop = cc_instr_drain_slot(c, l.slot, device_ok);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (stop) {
+        cc_instr_stop_program(l.launch_id);
+    }
+}
+
 void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter)
 {
     cc_instr_state *g = &cc_instr_g;
@@ -332,6 +460,9 @@ void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
         return;
     }
     cc_instr_after_synchronized(); /* a thread-local flag when there is nothing to read */
+    if (cc_done.set && cc_gate_depth == 0) {
+        read_back_done(); /* this thread's launch, at its launch call's exit */
+    }
     if (cc_gate_depth > 0 || !__atomic_load_n(&g->deferred_due, __ATOMIC_ACQUIRE)) {
         return; /* inside a launch call of this thread: at its exit */
     }
@@ -374,29 +505,13 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
         cc_instr_exit_hook_once();
         return;
     }
-    /* The launch's results are complete once its stream is idle; a kernel that faulted still
-     * left memcheck's records in pinned host memory. */
-    int device_ok = sanitizerStreamSynchronize(d->hStream) == SANITIZER_SUCCESS;
-    if (device_ok && g->client->fetch != NULL) {
-        /* The slot is this launch's until it is drained: its buffers stay put. */
-        pthread_mutex_lock(&g->lock);
-        cc_instr_ctx *c0 = cc_instr_ctx_get(cc_cur.ctx);
-        void *dev = c0 != NULL ? c0->slots[cc_cur.slot].dev : NULL;
-        void *host = c0 != NULL ? c0->slots[cc_cur.slot].host : NULL;
-        pthread_mutex_unlock(&g->lock);
-        if (dev != NULL) {
-            g->client->fetch(dev, host, d->hStream);
-        }
-    }
-    pthread_mutex_lock(&g->lock);
-    cc_instr_ctx *c = cc_instr_ctx_get(cc_cur.ctx);
-    int stop = 0;
-    if (c != NULL && c->slots[cc_cur.slot].busy) {
-        stop = cc_instr_drain_slot(c, cc_cur.slot, device_ok);
-    }
-    pthread_mutex_unlock(&g->lock);
-    if (stop) {
-        cc_instr_stop_program(cc_cur.launch_id);
+    /* Read at once: at the exit of this launch call where API callbacks come (the thread holds
+     * no driver lock there), else here. Waiting for the stream and reading the device inside
+     * LAUNCH_END, while other threads launch, hung streamcheck --mode full in the driver
+     * (tests/gpu/stress, four launching threads: copies and stream waits that never returned). */
+    cc_done = (cc_instr_launch_done){1, cc_cur.ctx, cc_cur.slot, cc_cur.launch_id, d->hStream};
+    if (!g->can_defer || cc_gate_depth == 0) {
+        read_back_done();
     }
 }
 

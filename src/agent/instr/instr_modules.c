@@ -12,6 +12,7 @@
  * `changing` under the lock, make the call without it, record the result under it again. Only
  * API exits (which hold no driver lock) block on patch_lock; a module-load callback only tries it.
  * The functions not named otherwise run with cc_instr_g.lock held. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
@@ -112,6 +113,9 @@ static change_kind take_change(cc_instr_module *m)
     change_kind kind = CHANGE_NONE;
     if (m->changing) {
         return CHANGE_NONE;
+    }
+    if (m->unpatch_pending && m->bound > 0) {
+        return CHANGE_NONE; /* again when its last bound launch is drained */
     }
     if (m->unpatch_pending) {
         m->unpatch_pending = 0;
@@ -234,6 +238,18 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
     return 1;
 }
 
+void cc_instr_module_bound(CUmodule module, int delta)
+{
+    cc_instr_module *m = cc_instr_module_find(module);
+    if (m == NULL) {
+        return;
+    }
+    m->bound += delta;
+    if (m->bound == 0 && m->unpatch_pending) {
+        __atomic_store_n(&cc_instr_g.deferred_due, 1, __ATOMIC_RELEASE);
+    }
+}
+
 void cc_instr_apply_deferred(void)
 {
     cc_instr_state *g = &cc_instr_g;
@@ -279,6 +295,9 @@ typedef struct fn_pc_entry {
 } fn_pc_entry;
 
 static fn_pc_entry cc_fn_pcs[CC_FN_PCS];
+/* Guards cc_fn_pcs only, never across the Sanitizer's query: a launch asks outside the
+ * manager's lock (bind_finish), a module's unloading forgets under it. */
+static pthread_mutex_t cc_fn_pcs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void ask_function_pc(CUmodule module, const char *name, uint64_t *pc, uint64_t *size)
 {
@@ -289,29 +308,53 @@ static void ask_function_pc(CUmodule module, const char *name, uint64_t *pc, uin
     }
 }
 
-void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
-                          uint64_t *pc, uint64_t *size)
+/* (cc_fn_pcs_lock held) The entry of function, or the free one to fill, or NULL (a full
+ * neighbourhood). *found says which. */
+static fn_pc_entry *fn_pc_slot(CUmodule module, CUfunction function, int *found)
 {
     size_t h = ((uintptr_t)function >> 4) * 0x9e3779b97f4a7c15ull >> 51; /* 13 bits */
     for (size_t i = 0; i < 16; i++) {
         fn_pc_entry *e = &cc_fn_pcs[(h + i) & (CC_FN_PCS - 1)];
         if (e->function == function && e->module == module) {
-            *pc = e->pc;
-            *size = e->size;
-            return;
+            *found = 1;
+            return e;
         }
         if (e->function == NULL) {
-            ask_function_pc(module, name, pc, size);
-            *e = (fn_pc_entry){function, module, *pc, *size};
-            return;
+            *found = 0;
+            return e;
         }
     }
-    ask_function_pc(module, name, pc, size); /* a full neighbourhood: ask each time */
+    *found = 0;
+    return NULL;
+}
+
+void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
+                          uint64_t *pc, uint64_t *size)
+{
+    int found;
+    pthread_mutex_lock(&cc_fn_pcs_lock);
+    fn_pc_entry *e = fn_pc_slot(module, function, &found);
+    if (found) {
+        *pc = e->pc;
+        *size = e->size;
+    }
+    pthread_mutex_unlock(&cc_fn_pcs_lock);
+    if (found) {
+        return;
+    }
+    ask_function_pc(module, name, pc, size);
+    pthread_mutex_lock(&cc_fn_pcs_lock);
+    e = fn_pc_slot(module, function, &found);
+    if (e != NULL && !found) { /* a full neighbourhood: asked each time */
+        *e = (fn_pc_entry){function, module, *pc, *size};
+    }
+    pthread_mutex_unlock(&cc_fn_pcs_lock);
 }
 
 /* A module is going: its functions' handles may be reused. */
 static void forget_function_pcs(CUmodule module)
 {
+    pthread_mutex_lock(&cc_fn_pcs_lock);
     for (size_t i = 0; i < CC_FN_PCS; i++) {
         if (cc_fn_pcs[i].function != NULL && cc_fn_pcs[i].module == module) {
             /* Keep probing chains intact: a tombstone that matches no real function. */
@@ -319,6 +362,7 @@ static void forget_function_pcs(CUmodule module)
             cc_fn_pcs[i].module = NULL;
         }
     }
+    pthread_mutex_unlock(&cc_fn_pcs_lock);
 }
 
 void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t fpc, uint64_t fsize,

@@ -132,17 +132,20 @@ cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx)
 {
     cc_instr_state *g = &cc_instr_g;
     for (size_t i = 0; i < g->nctx; i++) {
-        if (g->ctxs[i].ctx == ctx) {
-            return g->ctxs[i].broken ? NULL : &g->ctxs[i];
+        if (g->ctxs[i]->ctx == ctx) {
+            return g->ctxs[i]->broken ? NULL : g->ctxs[i];
         }
     }
-    cc_instr_ctx *p = realloc(g->ctxs, (g->nctx + 1) * sizeof *p);
+    cc_instr_ctx **p = realloc(g->ctxs, (g->nctx + 1) * sizeof *p);
     if (p == NULL) {
         return NULL;
     }
     g->ctxs = p;
-    cc_instr_ctx *c = &g->ctxs[g->nctx++];
-    memset(c, 0, sizeof *c);
+    cc_instr_ctx *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        return NULL;
+    }
+    g->ctxs[g->nctx++] = c;
     c->ctx = ctx;
     if (ctx_setup(c) != 0) {
         c->broken = 1;
@@ -157,24 +160,33 @@ void cc_instr_ctx_destroy(CUcontext ctx)
 {
     cc_instr_state *g = &cc_instr_g;
     for (size_t i = 0; i < g->nctx; i++) {
-        if (g->ctxs[i].ctx == ctx) {
+        cc_instr_ctx *c = g->ctxs[i];
+        if (c->ctx == ctx) {
             /* The context's device memory goes with it; pinned memory is freed here. */
             for (size_t k = 0; k < CC_INSTR_SLOTS; k++) {
-                if (g->ctxs[i].slots[k].stage_own) {
-                    sanitizerFreeHost(ctx, g->ctxs[i].slots[k].stage);
+                if (c->slots[k].stage_own) {
+                    sanitizerFreeHost(ctx, c->slots[k].stage);
                 }
             }
-            if (g->ctxs[i].stage_block != NULL) {
-                sanitizerFreeHost(ctx, g->ctxs[i].stage_block);
+            if (c->stage_block != NULL) {
+                sanitizerFreeHost(ctx, c->stage_block);
             }
-            g->inflight -= g->ctxs[i].nbusy; /* launches not drained go with the context */
+            /* Launches not drained go with the context: no result of theirs will come. */
+            for (size_t k = 0; k < CC_INSTR_SLOTS; k++) {
+                if (c->slots[k].busy) {
+                    cc_instr_emit_checked(c->slots[k].launch_id, 0, CC_CHECKED_LOST);
+                    cc_instr_module_bound(c->slots[k].module, -1);
+                }
+            }
+            g->inflight -= c->nbusy;
             if (g->client->ctx_destroy != NULL) {
-                g->client->ctx_destroy(&g->ctxs[i]);
+                g->client->ctx_destroy(c);
             }
-            if (g->ctxs[i].host_slots != NULL) {
-                sanitizerFreeHost(ctx, g->ctxs[i].host_slots);
+            if (c->host_slots != NULL) {
+                sanitizerFreeHost(ctx, c->host_slots);
             }
             g->ctxs[i] = g->ctxs[--g->nctx];
+            free(c);
             return;
         }
     }

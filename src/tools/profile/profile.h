@@ -129,7 +129,6 @@ const char *cc_prof_memop_name(uint32_t op, uint32_t direction);
 
 /* ---- writers ---- */
 typedef enum { CC_PROF_SUMMARY_TEXT, CC_PROF_SUMMARY_CSV, CC_PROF_SUMMARY_JSON } cc_prof_format;
-int cc_prof_format_parse(const char *s, cc_prof_format *f); /* 0 ok */
 void cc_prof_write_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *s,
                            cc_prof_format f);
 /* Chrome trace / Perfetto JSON of the whole run (d must have been through stats_build). */

@@ -9,15 +9,6 @@
 #include "symbols/demangle.h"
 #include "tools/profile/profile.h"
 
-int cc_prof_format_parse(const char *s, cc_prof_format *f)
-{
-    if (!s || strcmp(s, "text") == 0) *f = CC_PROF_SUMMARY_TEXT;
-    else if (strcmp(s, "csv") == 0) *f = CC_PROF_SUMMARY_CSV;
-    else if (strcmp(s, "json") == 0) *f = CC_PROF_SUMMARY_JSON;
-    else return -1;
-    return 0;
-}
-
 #define MAXCOL 14
 #define CELL 64
 

@@ -133,9 +133,28 @@ static void cc_enable_api(Sanitizer_CallbackDomain domain, const Sanitizer_Callb
 /* CC_TRACK_APIWORK: the calls whose parameters or answers the translators read. Launch calls
  * (streamcheck's inferred access sets read their arguments), stream and event queries (a
  * "complete" answer orders work), stream creation (its flags), capture begin and end (launches
- * into a capturing stream). The runtime's calls are watched as well as the driver's, so that a
- * driver call the runtime makes on its own behalf is told apart. */
+ * into a capturing stream), and the calls where an asynchronous error usually surfaces first
+ * (synchronizations, copies, memsets, frees): a sticky error must reach the tool before it takes
+ * a failed synchronize for a finished one. The runtime's calls are watched as well as the
+ * driver's, so that a driver call the runtime makes on its own behalf is told apart. */
 static const Sanitizer_CallbackId cc_work_runtime_calls[] = {
+    SANITIZER_CBID_RUNTIME_API_cudaDeviceSynchronize,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamSynchronize,
+    SANITIZER_CBID_RUNTIME_API_cudaStreamSynchronize_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaEventSynchronize,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpy,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpy_ptds,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpyAsync,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpyAsync_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpy2D,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpy2DAsync,
+    SANITIZER_CBID_RUNTIME_API_cudaMemset,
+    SANITIZER_CBID_RUNTIME_API_cudaMemset_ptds,
+    SANITIZER_CBID_RUNTIME_API_cudaMemsetAsync,
+    SANITIZER_CBID_RUNTIME_API_cudaMemsetAsync_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaFree,
+    SANITIZER_CBID_RUNTIME_API_cudaFreeAsync,
+    SANITIZER_CBID_RUNTIME_API_cudaFreeAsync_ptsz,
     SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel,
     SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz,
     SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel,
@@ -155,6 +174,25 @@ static const Sanitizer_CallbackId cc_work_runtime_calls[] = {
     SANITIZER_CBID_RUNTIME_API_cudaStreamEndCapture_ptsz,
 };
 static const Sanitizer_CallbackId cc_work_driver_calls[] = {
+    SANITIZER_CBID_DRIVER_API_cuCtxSynchronize,
+    SANITIZER_CBID_DRIVER_API_cuStreamSynchronize,
+    SANITIZER_CBID_DRIVER_API_cuStreamSynchronize_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuEventSynchronize,
+    SANITIZER_CBID_DRIVER_API_cuMemcpy,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyAsync,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyAsync_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyHtoD_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyDtoH_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyDtoD_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyHtoDAsync_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyDtoHAsync_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemsetD8_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemsetD32_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemsetD8Async,
+    SANITIZER_CBID_DRIVER_API_cuMemsetD32Async,
+    SANITIZER_CBID_DRIVER_API_cuMemFree_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemFreeAsync,
+    SANITIZER_CBID_DRIVER_API_cuMemFreeAsync_ptsz,
     SANITIZER_CBID_DRIVER_API_cuLaunchKernel,
     SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
     SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel,

@@ -3,8 +3,8 @@
  * --mode full: every launch, adaptive: --checks-per-kernel checked launches per (kernel, grid,
  * block)), the cc_mc_launch header of a checked launch, and the drain once the launch is done
  * (deferred: instr_drain.c says when): the violations in the slot's pinned records become
- * CC_EV_DEVICE_ACCESS_ERROR events (pc -> file:line from the module's cubin). Every function
- * here runs with cc_instr_g.lock held. */
+ * CC_EV_DEVICE_ACCESS_ERROR events (pc -> file:line from the module's cubin). The functions
+ * here run with cc_instr_g.lock held, but for mc_prepare and mc_fetch (device calls). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +114,12 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
 
 /* ---- launch header ---- */
 
+/* The cubin of the launch this thread is binding, from mc_fill to mc_prepare. */
+static _Thread_local struct {
+    const void *data;
+    size_t size;
+} mc_cur_cubin;
+
 static int mc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
 {
     cc_mc_launch *hdr = out;
@@ -134,8 +140,19 @@ static int mc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
         hdr->table = c->slots[slot].table_dev; /* staged and uploaded by the manager */
     }
     hdr->sites = c->slots[slot].host;
+    /* The windows are filled in mc_prepare, outside the manager's lock (a context's device-heap
+     * table is made at its first launch); the module's cubin lives as long as its launches. */
     const cc_instr_module *m = cc_instr_module_find(d->module);
-    cc_mc_launch_fill_windows(hdr, d, m != NULL ? m->cubin : NULL, m != NULL ? m->cubin_size : 0);
+    mc_cur_cubin.data = m != NULL ? m->cubin : NULL;
+    mc_cur_cubin.size = m != NULL ? m->cubin_size : 0;
+    return 0;
+}
+
+static int mc_prepare(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    (void)c;
+    (void)slot;
+    cc_mc_launch_fill_windows(out, d, mc_cur_cubin.data, mc_cur_cubin.size);
     return 0;
 }
 
@@ -189,8 +206,9 @@ typedef struct mc_host_records {
 } mc_host_records;
 
 /* Without the manager's lock, the launch done: the counts, when there is a site to count. */
-static void mc_fetch(void *dev, void *host, Sanitizer_StreamHandle hstream)
+static void mc_fetch(void *dev, void *host, void *extra, Sanitizer_StreamHandle hstream)
 {
+    (void)extra;
     mc_host_records *r = host;
     cc_mc_launch *hdr = dev;
     r->counts_valid = 0;
@@ -205,7 +223,7 @@ static void mc_fetch(void *dev, void *host, Sanitizer_StreamHandle hstream)
 
 /* Read the slot's sites, emit their events, clear them. Stop (1) after a violation with
  * --on-error stop. */
-static int mc_drain(cc_instr_ctx *c, int slot_index, const cc_instr_done *l, cc_instr_module *m,
+static int mc_drain(cc_instr_ctx *c, int slot_index, cc_instr_done *l, cc_instr_module *m,
                     int device_ok)
 {
     cc_instr_slot *slot = &c->slots[slot_index];
@@ -244,6 +262,7 @@ static int mc_drain(cc_instr_ctx *c, int slot_index, const cc_instr_done *l, cc_
         memset(s, 0, sizeof *s);
     }
     rec->counts_valid = 0;
+    l->errors = (uint32_t)nsites;
     return nsites > 0 && cc_mc_cfg.stop_on_error;
 }
 
@@ -266,6 +285,7 @@ static cc_instr_client cc_mc_client = {
     .deferred_drain = 1, /* not with --on-error stop (cc_mc_client_init) */
     .decide = mc_decide,
     .fill = mc_fill,
+    .prepare = mc_prepare,
     .unbound = NULL,
     .fetch = mc_fetch,
     .drain = mc_drain,

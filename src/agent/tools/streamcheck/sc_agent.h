@@ -58,9 +58,9 @@ int cc_sc_after_launch(const cc_event *launch, const cc_al_word **words, size_t 
 int cc_access_launch_words(const Sanitizer_LaunchData *d, cc_al_word *out, size_t cap,
                            size_t *n, int *truncated);
 
-/* sc_client.c: streamcheck's client of the instrumentation manager; NULL when --mode api
- * (nothing instrumented). */
+/* sc_client.c: streamcheck's client of the instrumentation manager for mode (CC_SC_MODE_DEFAULT
+ * or CC_SC_MODE_FULL; --mode api instruments nothing and has none). */
 struct cc_instr_client;
-const struct cc_instr_client *cc_sc_client_init(void);
+const struct cc_instr_client *cc_sc_client_init(uint32_t mode);
 
 #endif

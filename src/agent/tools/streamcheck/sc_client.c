@@ -5,14 +5,13 @@
  * launch's stream) grow with the allocation table; and the drain at LAUNCH_END: the accumulators
  * are read back, each accessed allocation becomes CC_ACCESS_SRC_INSTRUMENTED events of the
  * launch (its exact read and written byte ranges), and in the default mode the launch teaches
- * its kernel's shape. Every function here runs with cc_instr_g.lock held. */
+ * its kernel's shape. The functions here run with cc_instr_g.lock held, but for sc_prepare and
+ * sc_fetch, which make the device calls (allocations, clearing, reading back) without it. */
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
 #include "agent/instr/instr_internal.h"
 #include "agent/tools/streamcheck/sc_agent.h"
-#include "core/agent_env.h"
-#include "core/options.h"
 
 /* One slot's own state (cc_instr_slot.extra). */
 typedef struct sc_slot {
@@ -26,6 +25,8 @@ typedef struct sc_slot {
     cc_al_shape *shape;
     size_t nwords;
     cc_al_word words[CC_AL_MAX_WORDS];
+    cc_sc_launch hdr;               /* the header read back (sc_fetch) */
+    int fetched;                    /* hdr and host_acc hold the launch's results */
 } sc_slot;
 
 static uint64_t cc_sc_lost; /* instrumented launches whose ranges could not be read back */
@@ -39,6 +40,7 @@ static size_t grow_to(size_t n)
     return cap;
 }
 
+/* (locked) The slot's host-side state for a table of n ranges (no device call). */
 static sc_slot *slot_state(cc_instr_ctx *c, int i, size_t n)
 {
     sc_slot *x = c->slots[i].extra;
@@ -48,18 +50,6 @@ static sc_slot *slot_state(cc_instr_ctx *c, int i, size_t n)
             return NULL;
         }
         c->slots[i].extra = x;
-    }
-    if (x->acc_cap < n || x->dev_acc == NULL) {
-        size_t cap = grow_to(n);
-        void *p = NULL;
-        if (sanitizerAlloc(c->ctx, &p, cap * sizeof(cc_sc_range_acc)) != SANITIZER_SUCCESS) {
-            return NULL;
-        }
-        if (x->dev_acc != NULL) {
-            sanitizerFree(c->ctx, x->dev_acc); /* the slot's last launch was drained */
-        }
-        x->dev_acc = p;
-        x->acc_cap = cap;
     }
     if (x->host_cap < n || x->snap == NULL) {
         size_t cap = grow_to(n);
@@ -83,6 +73,30 @@ static sc_slot *slot_state(cc_instr_ctx *c, int i, size_t n)
     return x;
 }
 
+/* (unlocked, the slot this launch's) Device accumulators for the slot's snapshot, cleared on the
+ * launch's stream. 0 ok. */
+static int slot_device(cc_instr_ctx *c, sc_slot *x, Sanitizer_StreamHandle stream)
+{
+    size_t n = x->nsnap;
+    if (x->acc_cap < n || x->dev_acc == NULL) {
+        size_t cap = grow_to(n);
+        void *p = NULL;
+        if (sanitizerAlloc(c->ctx, &p, cap * sizeof(cc_sc_range_acc)) != SANITIZER_SUCCESS) {
+            return -1;
+        }
+        if (x->dev_acc != NULL) {
+            sanitizerFree(c->ctx, x->dev_acc); /* the slot's last launch was drained */
+        }
+        x->dev_acc = p;
+        x->acc_cap = cap;
+    }
+    if (n > 0 && sanitizerMemset(x->dev_acc, 0, n * sizeof(cc_sc_range_acc), stream) !=
+                     SANITIZER_SUCCESS) {
+        return -1;
+    }
+    return 0;
+}
+
 static int sc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
@@ -98,10 +112,7 @@ static int sc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     if (x == NULL) {
         return -1;
     }
-    if (n > 0 && sanitizerMemset(x->dev_acc, 0, n * sizeof(cc_sc_range_acc), d->hStream) !=
-                     SANITIZER_SUCCESS) {
-        return -1;
-    }
+    (void)d;
     if (n > 0) {
         memcpy(x->snap, g->table, n * sizeof *x->snap);
     }
@@ -115,7 +126,17 @@ static int sc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     hdr->magic = CC_SC_LAUNCH_MAGIC;
     hdr->ntable = n;
     hdr->table = c->slots[slot].table_dev; /* staged and uploaded by the manager */
-    hdr->acc = x->dev_acc;
+    return 0;
+}
+
+static int sc_prepare(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    sc_slot *x = c->slots[slot].extra;
+    if (slot_device(c, x, d->hStream) != 0) {
+        return -1;
+    }
+    ((cc_sc_launch *)out)->acc = x->dev_acc;
+    x->fetched = 0;
     cc_sc_plan_cur.bound = 1;
     return 0;
 }
@@ -127,7 +148,25 @@ static void sc_unbound(const Sanitizer_LaunchData *d)
 }
 
 
-static int sc_drain(cc_instr_ctx *c, int slot, const cc_instr_done *l, cc_instr_module *m,
+/* Without the manager's lock, the launch done: its header and accumulators into the slot's host
+ * state, and the header's magic cleared (a launch that finds this header later with no binding
+ * of its own must not add to it). */
+static void sc_fetch(void *dev, void *host, void *extra, Sanitizer_StreamHandle hstream)
+{
+    (void)host;
+    sc_slot *x = extra;
+    if (x == NULL) {
+        return;
+    }
+    x->fetched =
+        sanitizerMemcpyDeviceToHost(&x->hdr, dev, sizeof x->hdr, hstream) == SANITIZER_SUCCESS &&
+        (x->nsnap == 0 ||
+         sanitizerMemcpyDeviceToHost(x->host_acc, x->dev_acc, x->nsnap * sizeof(cc_sc_range_acc),
+                                     hstream) == SANITIZER_SUCCESS);
+    sanitizerMemset(dev, 0, sizeof(uint32_t), hstream);
+}
+
+static int sc_drain(cc_instr_ctx *c, int slot, cc_instr_done *l, cc_instr_module *m,
                     int device_ok)
 {
     (void)m;
@@ -136,13 +175,7 @@ static int sc_drain(cc_instr_ctx *c, int slot, const cc_instr_done *l, cc_instr_
     if (x == NULL) {
         return 0;
     }
-    cc_sc_launch hdr;
-    if (!device_ok ||
-        sanitizerMemcpyDeviceToHost(&hdr, c->slots[slot].dev, sizeof hdr, l->hstream) !=
-            SANITIZER_SUCCESS ||
-        (x->nsnap > 0 &&
-         sanitizerMemcpyDeviceToHost(x->host_acc, x->dev_acc, x->nsnap * sizeof(cc_sc_range_acc),
-                                     l->hstream) != SANITIZER_SUCCESS)) {
+    if (!device_ok || !x->fetched) {
         if (cc_sc_lost++ == 0) {
             cc_agent_note("streamcheck: cannot read the access ranges of launch #%llu back "
                           "(the kernel may have faulted); it has no access set",
@@ -179,11 +212,9 @@ static int sc_drain(cc_instr_ctx *c, int slot, const cc_instr_done *l, cc_instr_
     }
     if (x->kernel != NULL && x->shape != NULL) {
         cc_sc_learn_observe(x->kernel, x->shape, l->function_name, x->words, x->nwords, x->ranges,
-                            nr, hdr.outside, hdr.outside_first);
+                            nr, x->hdr.outside, x->hdr.outside_first);
     }
     x->shape = NULL;
-    /* A launch that finds this header later with no binding of its own must not add to it. */
-    sanitizerMemset(c->slots[slot].dev, 0, sizeof(uint32_t), l->hstream);
     return 0;
 }
 
@@ -209,27 +240,17 @@ static const cc_instr_client cc_sc_client = {
     .host_bytes = 0,
     .decide = sc_decide,
     .fill = sc_fill,
+    .prepare = sc_prepare,
     .unbound = sc_unbound,
     .end_dynamic = 1, /* an unbound launch gets an inferred set; its shape is asked again */
+    .fetch = sc_fetch,
     .drain = sc_drain,
     .ctx_init = NULL,
     .ctx_destroy = sc_ctx_destroy,
 };
 
-const cc_instr_client *cc_sc_client_init(void)
+const cc_instr_client *cc_sc_client_init(uint32_t mode)
 {
-    uint32_t mode = CC_SC_MODE_DEFAULT;
-    cc_options *o = cc_options_parse(getenv(CC_ENV_OPTIONS));
-    const char *v = o != NULL ? cc_options_get(o, "mode") : NULL;
-    if (v != NULL && strcmp(v, "full") == 0) {
-        mode = CC_SC_MODE_FULL;
-    } else if (v != NULL && strcmp(v, "api") == 0) {
-        mode = CC_SC_MODE_API;
-    } /* anything else: the tool itself rejects a bad --mode */
-    cc_options_free(o);
-    if (mode == CC_SC_MODE_API) {
-        return NULL; /* inferred sets only: nothing is patched */
-    }
     cc_sc_learn_init(mode);
     return &cc_sc_client;
 }

@@ -11,32 +11,44 @@
 #include "agent/tools/streamcheck/access_infer.h"
 #include "agent/tools/streamcheck/sc_agent.h"
 #include "core/agent_env.h"
-#include "core/options.h"
+#include "core/hb_engine.h"
+#include "tools/streamcheck/sc_options.h"
 #include "agent/core/agent_knobs.h"
+
+/* --mode, by the tool's own parser (the session refuses a bad value before anything runs). */
+static int streamcheck_mode(void)
+{
+    cc_streamcheck_options o;
+    char err[256];
+    if (cc_streamcheck_options_parse(&o, getenv(CC_ENV_OPTIONS), err, sizeof err) != 0) {
+        return CC_HB_MODE_DEFAULT;
+    }
+    return o.mode;
+}
 
 /* CUCHECK_API_BACKEND=sanitizer keeps --mode api on the Compute Sanitizer (comparisons). */
 static cc_agent_backend streamcheck_backend(void)
 {
     const char *b = cc_knob_get(CC_KNOB_API_BACKEND);
-    if (b != NULL && strcmp(b, "sanitizer") == 0) {
+    if (streamcheck_mode() != CC_HB_MODE_API || (b != NULL && strcmp(b, "sanitizer") == 0)) {
         return CC_BACKEND_SANITIZER;
     }
-    cc_options *o = cc_options_parse(getenv(CC_ENV_OPTIONS));
-    const char *v = o != NULL ? cc_options_get(o, "mode") : NULL;
-    int api = v != NULL && strcmp(v, "api") == 0;
-    cc_options_free(o);
-    return api ? CC_BACKEND_CUPTI_API : CC_BACKEND_SANITIZER;
+    return CC_BACKEND_CUPTI_API;
 }
 
 static const cc_instr_client *streamcheck_client(void)
 {
+    int mode = streamcheck_mode();
+    if (mode == CC_HB_MODE_API) {
+        return NULL; /* inferred sets only: nothing is patched */
+    }
     const char *file = getenv(CC_ENV_PATCHES);
     if (!cc_agent_patches_embedded() && (file == NULL || file[0] == '\0')) {
         fprintf(stderr, "cucheck: streamcheck: this agent was built without device patches; "
                         "kernel access sets are inferred from pointer arguments only\n");
         return NULL;
     }
-    return cc_sc_client_init();
+    return cc_sc_client_init(mode == CC_HB_MODE_FULL ? CC_SC_MODE_FULL : CC_SC_MODE_DEFAULT);
 }
 
 const cc_agent_plugin cc_streamcheck_plugin = {

@@ -153,6 +153,10 @@ typedef struct cc_instr_module {
     int load_pending;              /* not patched at load (the patch lock was busy): patch at the
                                     * next API exit, not counted as a re-patch */
     int changing;                  /* a patching call for it runs now, outside the lock */
+    int wanted;                    /* a launch wanted it instrumented while it was unpatched: it
+                                    * is not unpatched again before a launch of it is bound (its
+                                    * other kernels' quiet launches unpatched it at once, and a
+                                    * new kernel launched twice was never checked) */
     int bound;                     /* launches of it bound to slots and not drained yet: it is
                                     * not unpatched before they are (a kernel submitted patched
                                     * but run after its module was unpatched checked nothing) */

@@ -67,13 +67,14 @@ typedef enum change_kind { CHANGE_NONE, CHANGE_PATCH, CHANGE_REPATCH, CHANGE_UNP
 static _Thread_local int cc_changing; /* this thread makes a module change (no re-entry) */
 
 /* (patch_lock held, cc_instr_g.lock not) Make one change to `module`, marked `changing` by the
- * caller: with the launch gate held for writing (no launch call in progress on any thread), the
- * call without the lock, the result recorded under it. Kernels already submitted may still run:
- * measured on the H200 (tests/gpu/stress, 8 and 32 threads, memcheck and streamcheck, 12 runs)
- * the gate alone removed every illegal-instruction error, and waiting for the context to be idle
- * as well cost the PyTorch step 7% in streamcheck's default mode. An unpatch marks the module unpatched before the call, so no
- * launch binds a slot to code that is being restored. A change at module load needs neither:
- * no kernel of the module ran yet (gated 0). */
+ * caller: with the launch gate held for writing (no launch call in progress on any thread: a
+ * change while another thread submitted a launch raised illegal-instruction errors), the call
+ * without the lock, the result recorded under it. Kernels already submitted may still run:
+ * measured on the H200 (tests/gpu/stress, 1 to 32 threads, every tool) the gate alone removed
+ * every illegal-instruction error, and waiting for the context to be idle as well cost the
+ * PyTorch step 7% in streamcheck's default mode. An unpatch marks the module unpatched before
+ * the call, so no launch binds a slot to code that is being restored. A change at module load
+ * needs no gate: no kernel of the module ran yet (gated 0). */
 static void change_module(CUmodule module, CUcontext ctx, change_kind kind, int gated)
 {
     cc_instr_state *g = &cc_instr_g;
@@ -114,7 +115,7 @@ static change_kind take_change(cc_instr_module *m)
     if (m->changing) {
         return CHANGE_NONE;
     }
-    if (m->unpatch_pending && m->bound > 0) {
+    if (m->unpatch_pending && (m->bound > 0 || m->wanted)) {
         return CHANGE_NONE; /* again when its last bound launch is drained */
     }
     if (m->unpatch_pending) {
@@ -227,6 +228,7 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
     m->quiet = 0;
     m->unpatch_pending = 0; /* still patched: wanted again before the deferred unpatch */
     if (!m->patched) {
+        m->wanted = 1;
         if (m->repatches >= CC_INSTR_MAX_REPATCH) {
             return 0;
         }
@@ -245,6 +247,9 @@ void cc_instr_module_bound(CUmodule module, int delta)
         return;
     }
     m->bound += delta;
+    if (delta > 0) {
+        m->wanted = 0;
+    }
     if (m->bound == 0 && m->unpatch_pending) {
         __atomic_store_n(&cc_instr_g.deferred_due, 1, __ATOMIC_RELEASE);
     }

@@ -153,6 +153,7 @@ void cc_agent_fill_launch(cc_event *ev, const Sanitizer_LaunchData *d);
 int cc_agent_patches_load(CUcontext ctx);
 void cc_agent_patches_on_context_destroy(CUcontext ctx);
 int cc_agent_patches_embedded(void); /* 1 if the build embedded a patch fatbin */
+int cc_agent_patches_available(void); /* embedded, or a fatbin file named by CUCHECK_PATCHES */
 void cc_agent_patches_after_fork(void); /* fork child: the parent's contexts are not ours */
 
 /* exit_handlers.c */

@@ -22,6 +22,12 @@ int cc_agent_patches_embedded(void)
     return cc_patches_fatbin_size > 0;
 }
 
+int cc_agent_patches_available(void)
+{
+    const char *file = getenv(CC_ENV_PATCHES);
+    return cc_agent_patches_embedded() || (file != NULL && file[0] != '\0');
+}
+
 static int cc_context_has_patches(CUcontext ctx)
 {
     for (size_t i = 0; i < cc_patched_count; i++) {

@@ -18,15 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
+#define STRESS_NAME "stress_fatal"
+#include "stress_common.h"
 
-#define CHECK(x)                                                                       \
-    do {                                                                               \
-        cudaError_t e_ = (x);                                                          \
-        if (e_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "stress_fatal: %s failed: %s\n", #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
 
 #define N 1000
 #define BUSY_THREADS 4

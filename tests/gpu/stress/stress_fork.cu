@@ -20,15 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cuda_runtime.h>
+#define STRESS_NAME "stress_fork"
+#include "stress_common.h"
 
-#define CHECK(x)                                                                      \
-    do {                                                                              \
-        cudaError_t e_ = (x);                                                         \
-        if (e_ != cudaSuccess) {                                                      \
-            fprintf(stderr, "stress_fork: %s failed: %s\n", #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                  \
-        }                                                                             \
-    } while (0)
 
 #define N 1000
 #define PARENT_THREADS 2

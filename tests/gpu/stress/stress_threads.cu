@@ -21,15 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
+#define STRESS_NAME "stress_threads"
+#include "stress_common.h"
 
-#define CHECK(x)                                                                        \
-    do {                                                                                \
-        cudaError_t e_ = (x);                                                           \
-        if (e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "stress_threads: %s failed: %s\n", #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
 
 #define N 1000
 #define MAX_THREADS 256

@@ -10,8 +10,7 @@
 
 static const cc_instr_client *memcheck_client(void)
 {
-    const char *file = getenv(CC_ENV_PATCHES);
-    if (!cc_agent_patches_embedded() && (file == NULL || file[0] == '\0')) {
+    if (!cc_agent_patches_available()) {
         fprintf(stderr, "cucheck: memcheck: this agent was built without device patches; only "
                         "host-side checks run\n");
         return NULL;

@@ -42,8 +42,7 @@ static const cc_instr_client *streamcheck_client(void)
     if (mode == CC_HB_MODE_API) {
         return NULL; /* inferred sets only: nothing is patched */
     }
-    const char *file = getenv(CC_ENV_PATCHES);
-    if (!cc_agent_patches_embedded() && (file == NULL || file[0] == '\0')) {
+    if (!cc_agent_patches_available()) {
         fprintf(stderr, "cucheck: streamcheck: this agent was built without device patches; "
                         "kernel access sets are inferred from pointer arguments only\n");
         return NULL;

@@ -54,7 +54,7 @@ typedef struct cc_agent_plugin {
 /* tools/plugins.c: the plug-in of `tool` (an empty one for a tool without an agent half). */
 const cc_agent_plugin *cc_agent_plugin_find(const char *tool);
 
-/* The plug-in of this process's tool (core/agent_entry.c sets it before anything else runs). */
+/* The plug-in of this process's tool (entry/agent_entry.c sets it before anything else runs). */
 extern const cc_agent_plugin *cc_agent_plugin_g;
 
 #define CC_PLUGIN_CALL(member, ...)                                                        \

@@ -1,22 +1,22 @@
-/* The instrumentation manager, serving one client per process (instr_internal.h): memcheck
- * (instr_mc.c: device checks, violations back) or streamcheck (sc_client.c: per-allocation
- * access ranges reduced on the device). It mirrors live allocations into a device-resident
- * sorted table (uploaded per launch with its header), patches modules with the client's patch functions, asks the client
- * per launch whether it runs instrumented (unpatching a module whose launches no longer need
- * it, re-patching with back-off), binds a per-launch slot (the client's device header and host
- * records) with sanitizerSetLaunchCallbackData, and lets the client drain the slot into events
- * carrying the launch's id: at LAUNCH_END after waiting for the launch (streamcheck), or later,
- * once the launch is known to be finished (memcheck, instr_drain.c). Inactive for other tools
- * and for streamcheck --mode api. Files: instr_state.c (contexts, table, slots),
- * instr_modules.c (modules, patching, the shared unpatch/repatch policy), instr_launch.c
- * (activation, launch begin/end), instr_drain.c (reading slots back). */
+/* The instrumentation manager, serving the client of the process's tool (its plug-in's
+ * instr_client: memcheck's device checks, tools/memcheck/mc_client.c, or streamcheck's
+ * per-allocation access ranges, tools/streamcheck/sc_client.c). It mirrors live allocations into
+ * a sorted table (uploaded per launch with its header), patches modules with the client's patch
+ * functions, asks the client per launch whether it runs instrumented (unpatching a module whose
+ * launches no longer need it, re-patching with back-off), binds a per-launch slot (the client's
+ * device header and host records) with sanitizerSetLaunchCallbackData, and lets the client drain
+ * the slot into events carrying the launch's id: at the launch call's exit (streamcheck), or
+ * later, once the launch is known to be finished (memcheck, instr_drain.c), then LAUNCH_CHECKED.
+ * Inactive without a client. Files: instr_state.c (contexts, table, slots), instr_modules.c
+ * (modules, patching, the shared unpatch/repatch policy), instr_launch.c (activation, the launch
+ * gate, launch begin/end), instr_drain.c (reading slots back), patch_loader.c. */
 #ifndef CUCHECK_AGENT_INSTR_H
 #define CUCHECK_AGENT_INSTR_H
 
 #include <sanitizer.h>
 #include "cucheck/event.h"
 
-/* Hooks (one line each in agent_entry.c / translate_*.c). */
+/* Hooks, called by the agent's entry and backends for whichever client is set. */
 struct cc_instr_client;
 /* After the outputs are open, with the client of the process's tool (NULL: inactive). */
 void cc_instr_init(const struct cc_instr_client *client);

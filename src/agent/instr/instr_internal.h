@@ -1,5 +1,5 @@
 /* Internals shared by the instrumentation manager's files (see instr.h): its state, the client
- * description a tool gives it (instr_mc.c: memcheck, sc_client.c: streamcheck), and the
+ * description a tool gives it (tools/memcheck/mc_client.c, tools/streamcheck/sc_client.c), and the
  * functions of instr_state.c / instr_modules.c / instr_launch.c. */
 #ifndef CUCHECK_AGENT_INSTR_INTERNAL_H
 #define CUCHECK_AGENT_INSTR_INTERNAL_H
@@ -273,7 +273,7 @@ void cc_instr_patch_at_load(CUmodule module);
  * Unpatching and re-patching never happen here, inside the launch callback: on the H200 with
  * driver 580, sanitizerUnpatchModule called from LAUNCH_BEGIN (or LAUNCH_END) of a launch on a
  * non-blocking stream blocks forever on a driver mutex (the legacy default stream is spared).
- * They are deferred to the next API exit callback (cc_instr_on_api_exit, normally the exit of
+ * They are deferred to the next API exit callback (cc_instr_on_api, normally the exit of
  * this launch's own cuLaunchKernel), so the deciding launch runs patched with no callback data
  * (its patch calls return at once), and the launch that triggers a re-patch runs
  * uninstrumented (its client falls back: memcheck checks the next launch of that shape,

@@ -4,7 +4,7 @@
  * instrumentation is unpatched, and re-patched (a bounded number of times, with back-off) when a
  * launch of it needs instrumentation again, both deferred to the next API exit
  * (cc_instr_apply_deferred; inside a launch callback the driver can deadlock). Which launches
- * need it is the client's decision (instr_mc.c, sc_client.c).
+ * need it is the client's decision (tools/memcheck/mc_client.c, tools/streamcheck/sc_client.c).
  *
  * Lock order, by design: the Sanitizer's patching calls run under cc_instr_g.patch_lock and never
  * under cc_instr_g.lock, since they wait for a driver lock that other threads hold inside their

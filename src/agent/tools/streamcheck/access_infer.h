@@ -18,7 +18,7 @@
 #include <sanitizer.h>
 #include "cucheck/event.h"
 
-/* Hooks (one line each in agent_entry.c / translate_*.c). */
+/* Hooks: members of streamcheck's plug-in (streamcheck_plugin.c). */
 void cc_access_init(void); /* after the outputs are open */
 void cc_access_on_resource(Sanitizer_CallbackId cbid, const void *data);
 void cc_access_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,

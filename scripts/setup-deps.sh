@@ -68,8 +68,8 @@ cuda_version() {
 }
 
 have_sanitizer_under() {
-    [ -n "$(find "$1" -name sanitizer.h -print -quit 2>/dev/null)" ] &&
-        [ -n "$(find "$1" -name 'libsanitizer-public.so' -print -quit 2>/dev/null)" ]
+    [ -n "$(find "$1/" -name sanitizer.h -print -quit 2>/dev/null)" ] &&
+        [ -n "$(find "$1/" -name 'libsanitizer-public.so' -print -quit 2>/dev/null)" ]
 }
 
 install_sanitizer_api() {

@@ -549,14 +549,18 @@ typedef struct cc_ev_launch_progress {
  * launches may come between a launch and its results. Once it has emitted every result of a
  * launch flagged CC_LAUNCH_FLAG_INSTRUMENTED (its DEVICE_ACCESS_ERROR events for memcheck, its
  * instrumented ACCESS events for streamcheck) it emits one LAUNCH_CHECKED: no result of that
- * launch follows, and a tool may forget what it kept for them. */
+ * launch follows, and a tool may forget what it kept for them. One event may say so for a run
+ * of launches read together (last_id): the agent emits a run only where no instrumented launch
+ * with an id inside it is still unread. */
 #define CC_CHECKED_READ 0u /* the records were read */
 #define CC_CHECKED_LOST 1u /* the records could not be read (context gone): none came */
 
 typedef struct cc_ev_launch_checked {
-    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id */
-    uint32_t errors;       /* DEVICE_ACCESS_ERROR events emitted for the launch */
+    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id (the run's first) */
+    uint32_t errors;       /* DEVICE_ACCESS_ERROR events emitted for the launch (the run) */
     uint32_t result;       /* CC_CHECKED_* */
+    uint64_t last_id;      /* 0 (or launch_id): this launch only; else every instrumented
+                            * launch with an id in [launch_id, last_id] */
 } cc_ev_launch_checked;
 
 typedef struct cc_event {

@@ -352,6 +352,7 @@ static const cc_evt_field launch_checked[] = {
     F("launch_id", CC_FT_U64, launch_checked.launch_id),
     F("errors", CC_FT_U32, launch_checked.errors),
     F("result", CC_FT_U32, launch_checked.result),
+    F("last_id", CC_FT_U64, launch_checked.last_id),
 };
 
 typedef struct {

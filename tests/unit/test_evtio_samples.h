@@ -176,7 +176,7 @@ static size_t sample_events(cc_event *out)
             break;
         case CC_EV_LAUNCH_CHECKED:
             e->u.launch_checked = (cc_ev_launch_checked){ big + k, 0xfffffff1u,
-                                                          CC_CHECKED_LOST };
+                                                          CC_CHECKED_LOST, big + k + 47 };
             break;
         default:
             break;
@@ -362,6 +362,7 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
         break;
     case CC_EV_LAUNCH_CHECKED:
         D(u.launch_checked.launch_id); D(u.launch_checked.errors); D(u.launch_checked.result);
+        D(u.launch_checked.last_id);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

@@ -246,12 +246,14 @@ int cc_instr_drain(cc_instr_drain_scope scope, CUcontext ctx, const void *key, i
                    int device_ok, const char *why);
 /* The program destroys a stream: its pending launches are read later without a wait. */
 void cc_instr_stream_destroyed(CUcontext ctx, CUstream stream);
-/* Drain one slot now (its launch finished or the device is gone); LAUNCH_CHECKED follows the
- * client's events. */
-int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok);
-/* The launch's results are complete (result CC_CHECKED_READ, errors emitted) or will never come
+/* Drain one slot now (its launch finished or the device is gone): the client's events; *errors
+ * its findings. The caller emits LAUNCH_CHECKED (cc_instr_drain: one per run read together). */
+int cc_instr_drain_slot(cc_instr_ctx *c, int slot, int device_ok, uint32_t *errors);
+/* The launch's results (of every instrumented launch in [launch_id, last_id] when last_id is
+ * not 0) are complete (result CC_CHECKED_READ, errors emitted) or will never come
  * (CC_CHECKED_LOST): the tool may forget what it kept for them. */
-void cc_instr_emit_checked(uint64_t launch_id, uint32_t errors, uint32_t result);
+void cc_instr_emit_checked(uint64_t launch_id, uint64_t last_id, uint32_t errors,
+                           uint32_t result);
 /* At an API exit: read back what a synchronization this thread saw finished. */
 void cc_instr_after_synchronized(void);
 /* Register the exit drain (once): called at the first deferred launch. */
@@ -287,11 +289,15 @@ void cc_instr_module_bound(CUmodule module, int delta);
 void cc_instr_apply_deferred(void);
 
 /* Where a kernel's code starts and its size (sanitizerGetFunctionPcAndSize, asked once per
- * function, never under the manager's lock, and cached until its module unloads: a slot read at exit must not need the
- * Sanitizer, whose state may be gone by then). 0 if unknown. */
-void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
-                          uint64_t *pc, uint64_t *size);
-/* pc (as the patch saw it) -> offset in the kernel (fpc, fsize: cc_instr_function_pc) and
+ * function and cached until its module unloads: a slot read at exit must not need the
+ * Sanitizer, whose state may be gone by then). 0 if unknown. _cached: from the cache, with the
+ * manager's lock held; 1 if it was there. _ask: without the lock, asks the Sanitizer and caches
+ * the answer (taking the lock for that). */
+int cc_instr_function_pc_cached(CUmodule module, CUfunction function, uint64_t *pc,
+                                uint64_t *size);
+void cc_instr_function_pc_ask(CUmodule module, CUfunction function, const char *name,
+                              uint64_t *pc, uint64_t *size);
+/* pc (as the patch saw it) -> offset in the kernel (fpc, fsize: cc_instr_function_pc_*) and
  * file:line from the module's cubin. */
 void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t fpc, uint64_t fsize,
                          uint64_t pc, uint64_t *offset, const char **file, uint32_t *line);

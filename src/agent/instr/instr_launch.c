@@ -169,6 +169,7 @@ typedef struct cc_instr_binding {
     int slot;
     size_t hdr_bytes;
     size_t table_ranges;           /* ranges of the staged table to upload (0: none) */
+    int function_pc_known;         /* the kernel's code range came from the cache */
 } cc_instr_binding;
 
 /* (locked) Take a slot and stage what the launch needs of the manager's shared state: the table
@@ -211,8 +212,8 @@ static int bind_begin(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_e
     s->module = d->module;
     s->thread = (uintptr_t)pthread_self();
     s->function_name = launch->name; /* the module's own string may go first */
-    s->function_pc = 0;
-    s->function_size = 0;
+    b->function_pc_known =
+        cc_instr_function_pc_cached(d->module, d->function, &s->function_pc, &s->function_size);
     s->pending = 0;
     s->draining = 0;
     s->stream_gone = 0;
@@ -249,8 +250,10 @@ static int bind_finish(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_
             SANITIZER_SUCCESS) {
         return -1;
     }
-    cc_instr_function_pc(d->module, d->function, d->functionName, &s->function_pc,
-                         &s->function_size);
+    if (!b->function_pc_known) {
+        cc_instr_function_pc_ask(d->module, d->function, d->functionName, &s->function_pc,
+                                 &s->function_size);
+    }
     return 0;
 }
 
@@ -274,6 +277,17 @@ static int cc_launch_captured(const Sanitizer_LaunchData *d)
     return cc_agent_stream_capturing(d->stream) == 1;
 }
 
+/* (locked) Whether the manager has seen ctx (its buffers exist, or could not be made). */
+static int ctx_known(CUcontext ctx)
+{
+    for (size_t i = 0; i < cc_instr_g.nctx; i++) {
+        if (cc_instr_g.ctxs[i]->ctx == ctx) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* (locked) The quiet count after a launch, and whether launch-end callbacks should go off now
  * (see cc_instr_state; end_on is cleared here, the callbacks turned off by the caller). */
 static int count_quiet(int bound)
@@ -294,6 +308,10 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     if (!g->active) {
         return;
     }
+    /* One round trip through the lock for the decision and the host-side binding (a checked
+     * launch in --mode full pays for every one). */
+    cc_instr_ctx *c = NULL;
+    cc_instr_binding b = {.slot = -1};
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
     int want = g->client->decide(d, m, ev);
@@ -301,32 +319,37 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and
      * let this one run unbound. */
     int end_ready = g->end_on;
-    int end_off = want ? 0 : count_quiet(0);
-    pthread_mutex_unlock(&g->lock);
-    if (want && !end_ready) {
-        cc_instr_launch_end_callbacks(1);
-    }
-    /* Asked of the driver only for a launch the client wants instrumented, outside the lock; a
-     * captured one then runs uninstrumented, like one that finds no free slot. */
-    cc_instr_ctx *c = NULL;
-    cc_instr_binding b = {.slot = -1};
-    if (want && end_ready && !cc_launch_captured(d)) {
+    int captured = -1; /* not asked yet */
+    if (want && end_ready && !ctx_known(d->context)) {
+        /* The context's buffers are allocated at its first checked launch, never inside a
+         * capture (an allocation there would end it with an error): asked first, outside the
+         * lock. */
+        pthread_mutex_unlock(&g->lock);
+        captured = cc_launch_captured(d);
         pthread_mutex_lock(&g->lock);
-        c = cc_instr_ctx_get(d->context); /* its buffers are allocated at its first launch */
+    }
+    if (want && end_ready && captured != 1) {
+        c = cc_instr_ctx_get(d->context);
         if (c != NULL && bind_begin(c, d, &ev->u.launch, &b) == 0) {
             g->inflight++;
             g->checked_launches++;
         } else {
             b.slot = -1;
         }
-        end_off = count_quiet(b.slot >= 0);
+    }
+    int end_off = count_quiet(b.slot >= 0);
+    pthread_mutex_unlock(&g->lock);
+    if (want && !end_ready) {
+        cc_instr_launch_end_callbacks(1);
+    }
+    /* Asked of the driver only for a bound launch, outside the lock: a launch being captured
+     * into a graph runs uninstrumented, like one that finds no free slot. */
+    if (b.slot >= 0 &&
+        ((captured < 0 && cc_launch_captured(d)) || bind_finish(c, d, &b) != 0)) {
+        pthread_mutex_lock(&g->lock);
+        bind_undo(c, b.slot);
         pthread_mutex_unlock(&g->lock);
-        if (b.slot >= 0 && bind_finish(c, d, &b) != 0) {
-            pthread_mutex_lock(&g->lock);
-            bind_undo(c, b.slot);
-            pthread_mutex_unlock(&g->lock);
-            b.slot = -1;
-        }
+        b.slot = -1;
     }
     if (end_off && cc_instr_launch_end_callbacks(0) == 0 &&
         !__atomic_exchange_n(&g->end_off_noted, 1, __ATOMIC_RELAXED)) {
@@ -431,7 +454,9 @@ static void read_back_done(void)
     cc_instr_ctx *c = cc_instr_ctx_get(l.ctx);
     int stop = 0;
     if (c != NULL && c->slots[l.slot].busy) {
-        stop = cc_instr_drain_slot(c, l.slot, device_ok);
+        uint32_t errors = 0;
+        stop = cc_instr_drain_slot(c, l.slot, device_ok, &errors);
+        cc_instr_emit_checked(l.launch_id, 0, errors, CC_CHECKED_READ);
     }
     pthread_mutex_unlock(&g->lock);
     if (stop) {

@@ -264,7 +264,7 @@ void cc_instr_apply_deferred(void)
     pthread_mutex_lock(&g->patch_lock);
     __atomic_store_n(&g->deferred_due, 0, __ATOMIC_RELEASE);
     /* Launches pending on a module need nothing of its patched state: their kernels' code
-     * ranges were taken when they were bound (cc_instr_function_pc). One module at a time, the
+     * ranges were taken when they were bound (cc_instr_function_pc_*). One module at a time, the
      * manager's lock released around each call; modules may come and go meanwhile, so the scan
      * restarts and is bounded by the number of modules seen at the start. */
     pthread_mutex_lock(&g->lock);
@@ -299,22 +299,10 @@ typedef struct fn_pc_entry {
     uint64_t pc, size;
 } fn_pc_entry;
 
-static fn_pc_entry cc_fn_pcs[CC_FN_PCS];
-/* Guards cc_fn_pcs only, never across the Sanitizer's query: a launch asks outside the
- * manager's lock (bind_finish), a module's unloading forgets under it. */
-static pthread_mutex_t cc_fn_pcs_lock = PTHREAD_MUTEX_INITIALIZER;
+static fn_pc_entry cc_fn_pcs[CC_FN_PCS]; /* under cc_instr_g.lock */
 
-static void ask_function_pc(CUmodule module, const char *name, uint64_t *pc, uint64_t *size)
-{
-    if (name == NULL ||
-        sanitizerGetFunctionPcAndSize(module, name, pc, size) != SANITIZER_SUCCESS) {
-        *pc = 0;
-        *size = 0;
-    }
-}
-
-/* (cc_fn_pcs_lock held) The entry of function, or the free one to fill, or NULL (a full
- * neighbourhood). *found says which. */
+/* (locked) The entry of function, or the free one to fill, or NULL (a full neighbourhood).
+ * *found says which. */
 static fn_pc_entry *fn_pc_slot(CUmodule module, CUfunction function, int *found)
 {
     size_t h = ((uintptr_t)function >> 4) * 0x9e3779b97f4a7c15ull >> 51; /* 13 bits */
@@ -333,33 +321,36 @@ static fn_pc_entry *fn_pc_slot(CUmodule module, CUfunction function, int *found)
     return NULL;
 }
 
-void cc_instr_function_pc(CUmodule module, CUfunction function, const char *name,
-                          uint64_t *pc, uint64_t *size)
+int cc_instr_function_pc_cached(CUmodule module, CUfunction function, uint64_t *pc,
+                                uint64_t *size)
 {
     int found;
-    pthread_mutex_lock(&cc_fn_pcs_lock);
+    const fn_pc_entry *e = fn_pc_slot(module, function, &found);
+    *pc = found ? e->pc : 0;
+    *size = found ? e->size : 0;
+    return found;
+}
+
+void cc_instr_function_pc_ask(CUmodule module, CUfunction function, const char *name,
+                              uint64_t *pc, uint64_t *size)
+{
+    if (name == NULL ||
+        sanitizerGetFunctionPcAndSize(module, name, pc, size) != SANITIZER_SUCCESS) {
+        *pc = 0;
+        *size = 0;
+    }
+    pthread_mutex_lock(&cc_instr_g.lock);
+    int found;
     fn_pc_entry *e = fn_pc_slot(module, function, &found);
-    if (found) {
-        *pc = e->pc;
-        *size = e->size;
-    }
-    pthread_mutex_unlock(&cc_fn_pcs_lock);
-    if (found) {
-        return;
-    }
-    ask_function_pc(module, name, pc, size);
-    pthread_mutex_lock(&cc_fn_pcs_lock);
-    e = fn_pc_slot(module, function, &found);
     if (e != NULL && !found) { /* a full neighbourhood: asked each time */
         *e = (fn_pc_entry){function, module, *pc, *size};
     }
-    pthread_mutex_unlock(&cc_fn_pcs_lock);
+    pthread_mutex_unlock(&cc_instr_g.lock);
 }
 
-/* A module is going: its functions' handles may be reused. */
+/* (locked) A module is going: its functions' handles may be reused. */
 static void forget_function_pcs(CUmodule module)
 {
-    pthread_mutex_lock(&cc_fn_pcs_lock);
     for (size_t i = 0; i < CC_FN_PCS; i++) {
         if (cc_fn_pcs[i].function != NULL && cc_fn_pcs[i].module == module) {
             /* Keep probing chains intact: a tombstone that matches no real function. */
@@ -367,7 +358,6 @@ static void forget_function_pcs(CUmodule module)
             cc_fn_pcs[i].module = NULL;
         }
     }
-    pthread_mutex_unlock(&cc_fn_pcs_lock);
 }
 
 void cc_instr_resolve_pc(cc_instr_module *m, const char *kernel, uint64_t fpc, uint64_t fsize,

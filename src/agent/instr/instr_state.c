@@ -174,7 +174,7 @@ void cc_instr_ctx_destroy(CUcontext ctx)
             /* Launches not drained go with the context: no result of theirs will come. */
             for (size_t k = 0; k < CC_INSTR_SLOTS; k++) {
                 if (c->slots[k].busy) {
-                    cc_instr_emit_checked(c->slots[k].launch_id, 0, CC_CHECKED_LOST);
+                    cc_instr_emit_checked(c->slots[k].launch_id, 0, 0, CC_CHECKED_LOST);
                     cc_instr_module_bound(c->slots[k].module, -1);
                 }
             }

@@ -61,13 +61,31 @@ static size_t index_of(const mc_state *s, uint64_t launch_id)
 
 void mc_unread_checked(mc_state *s, const cc_ev_launch_checked *c)
 {
-    size_t i = index_of(s, c->launch_id);
-    if (c->launch_id == 0 || i == s->nunread) {
+    uint64_t first = c->launch_id;
+    uint64_t last = c->last_id > first ? c->last_id : first;
+    if (first == 0) {
         return;
     }
-    release(s, &s->unread[i]);
-    memmove(&s->unread[i], &s->unread[i + 1], (s->nunread - i - 1) * sizeof *s->unread);
-    s->nunread--;
+    if (last == first) {
+        size_t i = index_of(s, first);
+        if (i < s->nunread) {
+            release(s, &s->unread[i]);
+            memmove(&s->unread[i], &s->unread[i + 1], (s->nunread - i - 1) * sizeof *s->unread);
+            s->nunread--;
+        }
+        return;
+    }
+    /* A run read together: every unread launch in it goes, the rest keep their order. */
+    size_t w = 0;
+    for (size_t r = 0; r < s->nunread; r++) {
+        uint64_t id = s->unread[r].launch_id;
+        if (id >= first && id <= last) {
+            release(s, &s->unread[r]);
+        } else {
+            s->unread[w++] = s->unread[r];
+        }
+    }
+    s->nunread = w;
 }
 
 const mc_launch *mc_unread_find(const mc_state *s, uint64_t launch_id)

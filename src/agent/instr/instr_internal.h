@@ -18,6 +18,7 @@
 /* Adaptive: a module is unpatched after (1 << repatches) launches in a row that needed no
  * check (so at once the first time), and re-patched when a new kernel or shape of it needs one,
  * at most CC_INSTR_MAX_REPATCH times (the back-off keeps busy modules patched longer). */
+#define CC_INSTR_WANTED_QUIET 1024 /* see cc_instr_module.wanted */
 #define CC_INSTR_MAX_REPATCH 16
 
 #define CC_INSTR_HDR_MAX 8192     /* bytes of a client's per-launch device header at most */
@@ -153,10 +154,12 @@ typedef struct cc_instr_module {
     int load_pending;              /* not patched at load (the patch lock was busy): patch at the
                                     * next API exit, not counted as a re-patch */
     int changing;                  /* a patching call for it runs now, outside the lock */
-    int wanted;                    /* a launch wanted it instrumented while it was unpatched: it
-                                    * is not unpatched again before a launch of it is bound (its
+    uint32_t wanted;               /* a launch wanted it instrumented while it was unpatched: it
+                                    * is not unpatched again before a launch of it is bound or
+                                    * this many more of its launches went by unchecked (its
                                     * other kernels' quiet launches unpatched it at once, and a
-                                    * new kernel launched twice was never checked) */
+                                    * new kernel launched twice was never checked; a kernel
+                                    * that never asks again must not keep it patched for good) */
     int bound;                     /* launches of it bound to slots and not drained yet: it is
                                     * not unpatched before they are (a kernel submitted patched
                                     * but run after its module was unpatched checked nothing) */

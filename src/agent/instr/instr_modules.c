@@ -115,7 +115,7 @@ static change_kind take_change(cc_instr_module *m)
     if (m->changing) {
         return CHANGE_NONE;
     }
-    if (m->unpatch_pending && (m->bound > 0 || m->wanted)) {
+    if (m->unpatch_pending && (m->bound > 0 || m->wanted > 0)) {
         return CHANGE_NONE; /* again when its last bound launch is drained */
     }
     if (m->unpatch_pending) {
@@ -219,6 +219,9 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
         return 0; /* a module we never saw load: not patched */
     }
     if (!want) {
+        if (m->wanted > 0 && --m->wanted == 0 && m->unpatch_pending && m->bound == 0) {
+            __atomic_store_n(&g->deferred_due, 1, __ATOMIC_RELEASE); /* no longer held back */
+        }
         if (m->patched && may_unpatch && g->can_defer && !m->unpatch_pending &&
             ++m->quiet >= (1ull << m->repatches)) {
             defer(&m->unpatch_pending);
@@ -228,7 +231,7 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
     m->quiet = 0;
     m->unpatch_pending = 0; /* still patched: wanted again before the deferred unpatch */
     if (!m->patched) {
-        m->wanted = 1;
+        m->wanted = CC_INSTR_WANTED_QUIET;
         if (m->repatches >= CC_INSTR_MAX_REPATCH) {
             return 0;
         }

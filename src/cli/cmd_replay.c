@@ -210,6 +210,7 @@ int cc_cmd_replay(cc_cli_opts *g, int argc, char **argv)
     cfg.report.print_limit = 0;
     cfg.report.suppressions_path = g->suppressions;
     cfg.report.tool = tool->name;
+    cfg.report.run_id = place.run_id;
     cc_session *s = cc_session_open(&cfg, err, sizeof err);
     free(encoded);
     if (!s) {

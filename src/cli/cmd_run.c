@@ -167,6 +167,7 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
         .tool = tool->name,
         .options = encoded,
         .report_pattern = place.pattern,
+        .run_id = place.run_id,
         .record_pattern = record,
         .suppressions = supp,
         .print_limit = g->print_limit,

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/json.h"
+#include "core/owned_file.h"
 #include "core/report.h"
 #include "cli/diag.h"
 
@@ -14,9 +16,15 @@ FILE *cc_cli_output_open(const cc_cli_opts *g)
     if (!g->output || strcmp(g->output, "-") == 0) {
         return stdout;
     }
-    FILE *f = fopen(g->output, "w");
+    /* close-on-exec: the program started afterwards does not inherit it */
+    char why[256] = "";
+    int fd = cc_owned_file_open(g->output, CC_OWNED_USER_NAMED, why, sizeof why);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        cc_cli_error("cannot write '%s': %s", g->output, strerror(errno));
+        cc_cli_error("cannot write '%s': %s", g->output, fd >= 0 ? strerror(errno) : why);
+        if (fd >= 0) {
+            close(fd);
+        }
     }
     return f;
 }

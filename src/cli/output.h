@@ -7,7 +7,9 @@
 #include "cli/cli_options.h"
 #include "cli/merge.h"
 
-/* Open --output (or return stdout); NULL after printing a message. */
+/* Open --output (or return stdout): created with mode 0600, or an own file replaced, never
+ * through a link others can change (core/owned_file.h), close-on-exec. NULL after printing a
+ * message. */
 FILE *cc_cli_output_open(const cc_cli_opts *g);
 /* Flush and close what cc_cli_output_open returned; -1 (message printed) on a write error. */
 int cc_cli_output_close(FILE *out, const cc_cli_opts *g);

@@ -1,24 +1,22 @@
-/* Report directory, per-process report pattern and collection of report files (reports.h). */
+/* The run id, report directory, per-process report pattern and collection of this run's report
+ * sections (reports.h). */
 #include "cli/reports.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <ftw.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/owned_file.h"
 #include "cli/diag.h"
-
-struct cc_report_old {
-    dev_t dev;
-    ino_t ino;
-    off_t size;
-    struct timespec mtime;
-};
 
 int cc_cli_absolute(const char *rel, char *out, size_t outlen)
 {
@@ -106,43 +104,30 @@ static int mkdir_p(const char *path)
     return 0;
 }
 
-static void snapshot(cc_report_place *p)
+/* 16 hex digits from the kernel's random source (the clock and pid if it has none): a name
+ * nobody can guess before the run starts. */
+static void new_run_id(char *out, size_t outlen)
 {
-    glob_t gl;
-    memset(&gl, 0, sizeof gl);
-    if (glob(p->glob, 0, NULL, &gl) != 0) {
-        globfree(&gl);
-        return;
-    }
-    p->old = calloc(gl.gl_pathc ? gl.gl_pathc : 1, sizeof *p->old);
-    for (size_t i = 0; p->old && i < gl.gl_pathc; i++) {
-        struct stat st;
-        if (stat(gl.gl_pathv[i], &st) == 0) {
-            cc_report_old *o = &p->old[p->nold++];
-            o->dev = st.st_dev;
-            o->ino = st.st_ino;
-            o->size = st.st_size;
-            o->mtime = st.st_mtim;
+    unsigned char b[8];
+    if (getrandom(b, sizeof b, GRND_NONBLOCK) != (ssize_t)sizeof b) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        unsigned long long v = ((unsigned long long)ts.tv_sec << 32) ^ (unsigned long long)ts.tv_nsec ^
+                               ((unsigned long long)getpid() << 20);
+        for (size_t i = 0; i < sizeof b; i++) {
+            b[i] = (unsigned char)(v >> (8 * i));
         }
     }
-    globfree(&gl);
-}
-
-static int is_old(const cc_report_place *p, const struct stat *st)
-{
-    for (size_t i = 0; i < p->nold; i++) {
-        const cc_report_old *o = &p->old[i];
-        if (o->dev == st->st_dev && o->ino == st->st_ino && o->size == st->st_size &&
-            o->mtime.tv_sec == st->st_mtim.tv_sec && o->mtime.tv_nsec == st->st_mtim.tv_nsec) {
-            return 1;
-        }
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof b && k + 2 < outlen; i++) {
+        k += (size_t)snprintf(out + k, outlen - k, "%02x", b[i]);
     }
-    return 0;
 }
 
 int cc_reports_prepare(cc_report_place *p, const cc_cli_opts *g, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
+    new_run_id(p->run_id, sizeof p->run_id);
     const char *file = g->report_file;
     int needs_dir = !file || !strchr(file, '/');
     if (needs_dir && g->report_dir) {
@@ -175,7 +160,7 @@ int cc_reports_prepare(cc_report_place *p, const cc_cli_opts *g, char *err, size
     }
     int n;
     if (!file) {
-        n = snprintf(p->pattern, sizeof p->pattern, "%s/cucheck.%%p.jsonl", p->dir);
+        n = snprintf(p->pattern, sizeof p->pattern, "%s/cucheck.%s.%%p.jsonl", p->dir, p->run_id);
     } else if (needs_dir) {
         n = snprintf(p->pattern, sizeof p->pattern, "%s/%s", p->dir, file);
     } else {
@@ -203,38 +188,62 @@ int cc_reports_prepare(cc_report_place *p, const cc_cli_opts *g, char *err, size
             }
         }
     }
-    snapshot(p);
+    if (!strchr(p->pattern, '%')) {
+        /* one fixed name: a name that is taken is said now, before the program runs unchecked */
+        char why[256];
+        if (cc_owned_file_check(p->pattern, CC_OWNED_APPEND, why, sizeof why) != 0) {
+            snprintf(err, errlen, "report file '%s': %s", p->pattern, why);
+            cc_reports_finish(p, 0, 1);
+            return -1;
+        }
+    }
     return 0;
+}
+
+/* Reads the sections of this run in one file; 1 if it held any. */
+static int collect_file(const cc_report_place *p, const char *path, cc_finding_set *s,
+                        int verbose)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) {
+        return 0;
+    }
+    char err[512] = "";
+    size_t sections = 0;
+    int rc = cc_finding_set_load_report(s, path, p->run_id, &sections, err, sizeof err);
+    if (rc < 0) {
+        cc_cli_error("report %s", err);
+    } else if (rc > 0) {
+        cc_cli_error("report %s; damaged lines are skipped, the records around them are read", err);
+    } else if (err[0]) {
+        cc_cli_error("report '%s': %s", path, err);
+    } else if (verbose && sections) {
+        cc_cli_error("collected report '%s'", path);
+    }
+    return sections > 0;
 }
 
 size_t cc_reports_collect(cc_report_place *p, cc_finding_set *s, int verbose)
 {
-    glob_t gl;
-    memset(&gl, 0, sizeof gl);
-    int rc = glob(p->glob, 0, NULL, &gl);
-    if (rc != 0) {
-        globfree(&gl);
-        return 0;
-    }
+    /* the pattern's files, and those of fork children of a pattern without %p ("NAME.<pid>") */
+    char child_glob[sizeof p->glob + 8];
+    snprintf(child_glob, sizeof child_glob, "%s.[0-9]*", p->glob);
+    const char *globs[2] = {p->glob, strstr(p->pattern, "%p") ? NULL : child_glob};
     size_t nread = 0;
-    for (size_t i = 0; i < gl.gl_pathc; i++) {
-        struct stat st;
-        const char *path = gl.gl_pathv[i];
-        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || is_old(p, &st)) {
-            continue;
+    for (size_t k = 0; k < 2 && globs[k]; k++) {
+        glob_t gl;
+        memset(&gl, 0, sizeof gl);
+        if (glob(globs[k], 0, NULL, &gl) == 0) {
+            for (size_t i = 0; i < gl.gl_pathc; i++) {
+                const char *path = gl.gl_pathv[i];
+                if (k > 0 && fnmatch(p->glob, path, FNM_PATHNAME | FNM_PERIOD) == 0) {
+                    continue; /* read with the pattern's own files already */
+                }
+                nread += (size_t)collect_file(p, path, s, verbose);
+            }
         }
-        char err[512] = "";
-        if (cc_finding_set_load_jsonl(s, path, err, sizeof err) != 0) {
-            cc_cli_error("report '%s': %s (findings before the error are kept)", path,
-                         err[0] ? err : "malformed");
-        } else if (err[0]) {
-            cc_cli_error("report '%s': %s", path, err);
-        } else if (verbose) {
-            cc_cli_error("collected report '%s'", path);
-        }
-        nread++;
+        globfree(&gl);
     }
-    globfree(&gl);
     return nread;
 }
 
@@ -261,7 +270,4 @@ void cc_reports_finish(cc_report_place *p, int keep, int quiet)
         }
         p->dir_is_temp = 0;
     }
-    free(p->old);
-    p->old = NULL;
-    p->nold = 0;
 }

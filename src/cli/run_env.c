@@ -64,6 +64,7 @@ int cc_cli_set_agent_env(const cc_run_env *e, char *err, size_t errlen)
         set(CC_ENV_TOOL, e->tool, err, errlen) != 0 ||
         set(CC_ENV_OPTIONS, e->options ? e->options : "", err, errlen) != 0 ||
         set(CC_ENV_REPORT, e->report_pattern, err, errlen) != 0 ||
+        set(CC_ENV_RUN_ID, e->run_id, err, errlen) != 0 ||
         set(CC_ENV_RECORD, e->record_pattern, err, errlen) != 0 ||
         set(CC_ENV_SUPPRESSIONS, e->suppressions, err, errlen) != 0 ||
         set(CC_ENV_PRINT_LIMIT, e->print_limit_set ? limit : NULL, err, errlen) != 0 ||

@@ -11,6 +11,7 @@ typedef struct cc_run_env {
     const char *tool;           /* registry name */
     const char *options;        /* encoded tool options */
     const char *report_pattern; /* absolute JSONL pattern */
+    const char *run_id;         /* this run's id (cli/reports.h) */
     const char *record_pattern; /* absolute .cuevt pattern or NULL */
     const char *suppressions;   /* absolute path or NULL */
     uint64_t print_limit;

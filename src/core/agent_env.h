@@ -7,6 +7,7 @@
 #define CC_DEFAULT_TOOL "run"                      /* the tool when CUCHECK_TOOL is unset */
 #define CC_ENV_OPTIONS "CUCHECK_OPTIONS"           /* encoded tool options (core/options.h) */
 #define CC_ENV_REPORT "CUCHECK_REPORT"             /* JSON Lines report path pattern (%p, %q{VAR}) */
+#define CC_ENV_RUN_ID "CUCHECK_RUN_ID"             /* the run's id, in every report header */
 #define CC_ENV_RECORD "CUCHECK_RECORD"             /* .cuevt path pattern; unset: no recording */
 #define CC_ENV_SUPPRESSIONS "CUCHECK_SUPPRESSIONS" /* suppressions file */
 #define CC_ENV_PRINT_LIMIT "CUCHECK_PRINT_LIMIT"   /* most findings printed live per process */

@@ -1,5 +1,6 @@
 /* The .cuevt writer: appends encoded records to a buffer under a mutex and writes the buffer to
- * the file with write(2) when it fills, on flush and on close.
+ * the file with write(2) when it fills, on flush and on close. The file is created new with mode
+ * 0600, or replaces an own file's contents, never through a link (core/owned_file.h).
  *
  * Flushing from a fatal-signal handler (the agent's crash path): cc_evt_writer_flush uses only
  * async-signal-safe calls besides pthread_mutex_trylock. It tries the lock for up to ~100 ms.
@@ -19,6 +20,7 @@
 #include <unistd.h>
 #include "core/evtio.h"
 #include "core/evtio_internal.h"
+#include "core/owned_file.h"
 
 #define WRITER_BUFFER (256u * 1024u)
 
@@ -99,9 +101,10 @@ cc_evt_writer *cc_evt_writer_open(const char *path, char *err, size_t errlen)
         set_err(err, errlen, path, "out of memory");
         return NULL;
     }
-    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    char why[256] = "";
+    w->fd = cc_owned_file_open(path, 0, why, sizeof why);
     if (w->fd < 0) {
-        set_err(err, errlen, path, strerror(errno));
+        set_err(err, errlen, path, why);
         free(w);
         free(buf);
         return NULL;

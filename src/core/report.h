@@ -16,6 +16,7 @@ typedef struct cc_report_config {
     uint64_t print_limit;          /* most distinct findings written as text; 0: no limit */
     const char *suppressions_path; /* suppressions file; NULL: none */
     const char *tool;              /* tool name written into the report header */
+    const char *run_id;            /* the run this process belongs to, in the header; NULL: none */
 } cc_report_config;
 
 typedef struct cc_reporter cc_reporter;
@@ -44,8 +45,19 @@ void cc_write_sarif(FILE *out, const char *tool, const cc_finding *const *findin
 /* ---- reading report files back (what the CLI collects from each process) ---- */
 typedef struct cc_finding_set cc_finding_set;  /* owns copies of findings */
 cc_finding_set *cc_finding_set_new(void);
-/* Parse a JSON Lines report file and add its findings (counts applied). -1 with err on a
- * malformed file, findings read before the error are kept. */
+/* Parse a JSON Lines report file and add its findings (counts applied). A file is a sequence of
+ * sections, each opened by a header; with a run_id only the sections whose header names that
+ * run are read (records before any header belong to no run), without one every section is.
+ * Returns 0; 1 when damaged lines (not JSON, a malformed record, an update of an unknown
+ * finding) were skipped: a damaged line hides nothing after it, every record that reads is
+ * kept, and err holds the first one ("PATH:LINE: what", then "(and N more damaged lines)");
+ * damage inside another run's section is not reported. A last line cut short (the writer died
+ * mid-line) is ignored with a warning in err and 0. -1 with err ("PATH: why") when the file
+ * cannot be read (a symbolic link is not followed). *sections (may be NULL) receives the number
+ * of sections read. */
+int cc_finding_set_load_report(cc_finding_set *s, const char *path, const char *run_id,
+                               size_t *sections, char *err, size_t errlen);
+/* cc_finding_set_load_report of every section. */
 int cc_finding_set_load_jsonl(cc_finding_set *s, const char *path, char *err, size_t errlen);
 size_t cc_finding_set_size(const cc_finding_set *s);
 const cc_finding *cc_finding_set_get(const cc_finding_set *s, size_t i);

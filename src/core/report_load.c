@@ -1,16 +1,20 @@
 /* Reading JSON Lines report files back into a cc_finding_set (what the CLI collects from every
  * process): header lines start a section (ids are per section, since an exec'd process appends
- * to the same file), finding lines add findings, update lines set their final count and
- * samples, note lines are kept, summary and unknown record types are skipped. A last line cut
- * short (the process died mid-write) is ignored with a warning in err, and the load succeeds. */
+ * to the same file), and with a run id only the sections of that run are read; finding lines
+ * add findings, update lines set their final count and samples, note lines are kept, summary
+ * and unknown record types are skipped. A damaged line is skipped and counted, never the end of
+ * the file; a last line cut short (the process died mid-write) is ignored with a warning. */
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
 #include "core/json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct cc_finding_set {
     cc_finding **items;
@@ -323,13 +327,26 @@ typedef struct loader {
     cc_finding_set *s;
     idmap ids;
     const char *path;
+    const char *run_id;  /* read only this run's sections; NULL: all */
     size_t lineno;
+    int reading;         /* the current section is read */
+    int seen_header;
+    size_t sections;     /* sections read */
+    size_t damaged;      /* damaged lines reported (the first one is in err) */
     char *err;
     size_t errlen;
 } loader;
 
+/* Damage is this run's business inside a section that is read, and before the first header
+ * (where a damaged header of this run could be). */
+static int damage_in_scope(const loader *l) {
+    return l->reading || !l->seen_header;
+}
+
+/* A damaged line: the first one goes to err, the others are counted. Always -1. */
 static int failf(loader *l, const char *what, const char *detail) {
-    if (l->err && l->errlen)
+    if (!damage_in_scope(l)) return -1;
+    if (l->damaged++ == 0 && l->err && l->errlen)
         snprintf(l->err, l->errlen, "%s:%zu: %s%s%s", l->path, l->lineno, what,
                  detail ? " " : "", detail ? detail : "");
     return -1;
@@ -431,8 +448,13 @@ static int handle_record(loader *l, const cc_json *o) {
     if (!type) return failf(l, "record without a 'type' string", NULL);
     if (strcmp(type, "header") == 0) {
         idmap_clear(&l->ids); /* a new process section: ids start again */
+        const char *run = cc_json_str(cc_json_get(o, "run"));
+        l->seen_header = 1;
+        l->reading = !l->run_id || (run && strcmp(run, l->run_id) == 0);
+        if (l->reading) l->sections++;
         return 0;
     }
+    if (!l->reading) return 0; /* another run's record, or one before any header */
     if (strcmp(type, "finding") == 0) return add_finding(l, o);
     if (strcmp(type, "update") == 0) return apply_update(l, o);
     if (strcmp(type, "note") == 0) return add_note(l, o);
@@ -445,24 +467,12 @@ static int blank(const char *s, size_t n) {
     return 1;
 }
 
-int cc_finding_set_load_jsonl(cc_finding_set *s, const char *path, char *err, size_t errlen) {
-    if (err && errlen) err[0] = '\0';
-    if (!s || !path) {
-        if (err && errlen) snprintf(err, errlen, "no finding set or path");
-        return -1;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && errlen) snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    loader l = {s, {0}, path, 0, err, errlen};
+static void load_lines(loader *l, FILE *f) {
     char *line = NULL;
     size_t cap = 0;
     ssize_t got;
-    int rc = 0;
     while ((got = getline(&line, &cap, f)) > 0) {
-        l.lineno++;
+        l->lineno++;
         size_t n = (size_t)got;
         int complete = line[n - 1] == '\n';
         if (complete) n--;
@@ -470,24 +480,72 @@ int cc_finding_set_load_jsonl(cc_finding_set *s, const char *path, char *err, si
         char perr[160];
         cc_json *v = cc_json_parse(line, n, perr, sizeof perr);
         if (!v) {
-            if (!complete) { /* the writer died mid-line: keep what came before */
-                if (err && errlen)
-                    snprintf(err, errlen,
-                             "warning: %s:%zu: last line is incomplete (report cut short?); "
-                             "ignored",
-                             path, l.lineno);
-                break;
+            if (complete) {
+                failf(l, "not valid JSON:", perr);
+                continue;
             }
-            rc = failf(&l, "not valid JSON:", perr);
+            /* the writer died mid-line: what came before stands */
+            if (damage_in_scope(l) && !l->damaged && l->err && l->errlen)
+                snprintf(l->err, l->errlen,
+                         "warning: %s:%zu: last line is incomplete (report cut short?); ignored",
+                         l->path, l->lineno);
             break;
         }
-        rc = handle_record(&l, v);
+        handle_record(l, v); /* a damaged record is counted in l and skipped */
         cc_json_free(v);
-        if (rc) break;
     }
-    if (!rc && ferror(f)) rc = failf(&l, "read error", NULL);
     free(line);
+}
+
+/* Opens path for reading without following a link; NULL with err. */
+static FILE *open_report(const char *path, char *err, size_t errlen) {
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    const char *why = NULL;
+    if (fd < 0)
+        why = errno == ELOOP ? "a symbolic link (not followed)" : strerror(errno);
+    else if (fstat(fd, &st) != 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    FILE *f = why ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        if (!why) why = strerror(errno);
+        if (err && errlen) snprintf(err, errlen, "%s: %s", path, why);
+        if (fd >= 0) close(fd);
+    }
+    return f;
+}
+
+int cc_finding_set_load_report(cc_finding_set *s, const char *path, const char *run_id,
+                               size_t *sections, char *err, size_t errlen) {
+    if (err && errlen) err[0] = '\0';
+    if (sections) *sections = 0;
+    if (!s || !path) {
+        if (err && errlen) snprintf(err, errlen, "no finding set or path");
+        return -1;
+    }
+    FILE *f = open_report(path, err, errlen);
+    if (!f) return -1;
+    loader l = {.s = s, .path = path, .run_id = run_id, .reading = run_id == NULL,
+                .err = err, .errlen = errlen};
+    load_lines(&l, f);
+    int rc = l.damaged ? 1 : 0;
+    if (ferror(f)) {
+        if (err && errlen) snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc > 0 && l.damaged > 1 && err && errlen) {
+        size_t k = strlen(err);
+        snprintf(err + k, errlen - k, " (and %zu more damaged line%s)", l.damaged - 1,
+                 l.damaged == 2 ? "" : "s");
+    }
+    if (sections) *sections = l.sections;
     idmap_clear(&l.ids);
     fclose(f);
     return rc;
+}
+
+int cc_finding_set_load_jsonl(cc_finding_set *s, const char *path, char *err, size_t errlen) {
+    return cc_finding_set_load_report(s, path, NULL, NULL, err, errlen);
 }

@@ -1,16 +1,17 @@
 /* The live reporter (cc_reporter_*): suppresses, folds duplicates by their dedup key (keeping a
  * count and the first CC_MAX_SAMPLES distinct (block, thread) samples), and writes every new
- * finding at once: a JSON line to the report file (opened O_APPEND|O_CLOEXEC, flushed per
- * record) and text to text_out up to the print limit. Closing writes an update line per folded
+ * finding at once: a JSON line to the report file (created new with mode 0600, or an own file
+ * appended to, never through a link: core/owned_file.h; flushed per record) and text to text_out
+ * up to the print limit. The header names the run the section belongs to. Closing writes an update line per folded
  * finding, a summary line, and the text error summary. One mutex guards everything. */
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
 #include "core/json.h"
+#include "core/owned_file.h"
 #include "core/suppress.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -68,16 +69,21 @@ cc_reporter *cc_reporter_open(const cc_report_config *cfg, char *err, size_t err
         if (!r->supp) goto fail;
     }
     if (cfg->jsonl_path) {
-        int fd = open(cfg->jsonl_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd < 0 || !(r->jsonl = fdopen(fd, "a"))) {
-            set_err(err, errlen, "cannot open report file '%s': %s", cfg->jsonl_path,
-                    strerror(errno));
+        char why[256] = "";
+        int fd = cc_owned_file_open(cfg->jsonl_path, CC_OWNED_APPEND, why, sizeof why);
+        if (fd >= 0 && !(r->jsonl = fdopen(fd, "a"))) snprintf(why, sizeof why, "%s", strerror(errno));
+        if (!r->jsonl) {
+            set_err(err, errlen, "report file '%s': %s", cfg->jsonl_path, why);
             if (fd >= 0) close(fd);
             goto fail;
         }
         fprintf(r->jsonl, "{\"type\":\"header\",\"format\":\"%s\",\"format_version\":%d,\"tool\":",
                 CC_REPORT_FORMAT, CC_REPORT_FORMAT_VERSION);
         cc_json_write_str(r->jsonl, r->tool);
+        if (cfg->run_id && cfg->run_id[0]) {
+            fputs(",\"run\":", r->jsonl);
+            cc_json_write_str(r->jsonl, cfg->run_id);
+        }
         fprintf(r->jsonl, ",\"pid\":%ld,\"version\":", (long)getpid());
         cc_json_write_str(r->jsonl, CUCHECK_VERSION);
         fputs("}\n", r->jsonl);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Collecting per-process reports without a GPU or the real agent: a harmless library stands in
 # for the agent and the program itself writes JSON Lines reports where $CUCHECK_REPORT says
-# (%p = its pid). Checks: reports of every process are merged (identical findings fold with
-# summed counts), --error-exitcode, exit status and signals, SIGTERM forwarding, report
-# directories (temporary and removed, kept, reused without mixing runs), --report-file patterns.
+# (%p = its pid; the header names the run of $CUCHECK_RUN_ID, as the agent's does). Checks:
+# reports of every process are merged (identical findings fold with summed counts),
+# --error-exitcode, exit status and signals, SIGTERM forwarding, report directories (temporary
+# and removed, kept, reused without mixing runs), --report-file patterns.
 source "$(dirname "$0")/data/common.bash"
 CUCHECK_AGENT="$(harmless_agent)" || { echo "skip: no C library found to stand in for the agent"; exit 77; }
 export CUCHECK_AGENT
@@ -15,7 +16,7 @@ mkdir -p "$TMPDIR"
 REPORT="$WORK/report.sh"
 cat >"$REPORT" <<'SH'
 f="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%p/$$/; s/%q{RANK}/${RANK:-}/")"
-printf '%s\n' '{"type":"header","format":"cucheck-report","format_version":1,"tool":"run","pid":1,"version":"0"}' >>"$f"
+printf '{"type":"header","format":"cucheck-report","format_version":1,"tool":"run","run":"%s","pid":1,"version":"0"}\n' "$CUCHECK_RUN_ID" >>"$f"
 printf '{"type":"finding","id":1,"tool":"run","kind":"%s","severity":"%s","message":"seen %s","count":1}\n' "$1" "$2" "$1" >>"$f"
 SH
 report() { printf 'sh %s %s %s; ' "$REPORT" "$1" "$2"; }

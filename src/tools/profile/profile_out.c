@@ -1,19 +1,24 @@
 /* Output and input files of the profile: plain files, or gzip through zlib. zlib (libz.so.1,
  * Debian's zlib1g) is loaded with dlopen when first needed, so neither the agent nor the CLI
  * links it; where it is missing a gzip request writes a plain file and says so. A gzip stream
- * is wrapped into a stdio FILE (fopencookie), so every writer just uses fprintf. */
+ * is wrapped into a stdio FILE (fopencookie), so every writer just uses fprintf. Files are
+ * created new with mode 0600 or replace an own file's contents, never through a link planted
+ * where others can write (core/owned_file.h: names the user gave). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "core/owned_file.h"
 #include "tools/profile/profile.h"
 
 /* zlib's gzip file API, as its stable ABI defines it (gzFile is an opaque pointer). */
 typedef void *cc_gzfile;
 static struct {
     cc_gzfile (*open)(const char *path, const char *mode);
+    cc_gzfile (*dopen)(int fd, const char *mode);
     int (*write)(cc_gzfile f, const void *buf, unsigned len);
     int (*read)(cc_gzfile f, void *buf, unsigned len);
     int (*close)(cc_gzfile f);
@@ -28,11 +33,12 @@ static void z_load(void)
     if (!h) return;
 #define SYM(field, name) do { void *p_ = dlsym(h, name); memcpy(&z.field, &p_, sizeof p_); } while (0)
     SYM(open, "gzopen");
+    SYM(dopen, "gzdopen");
     SYM(write, "gzwrite");
     SYM(read, "gzread");
     SYM(close, "gzclose");
 #undef SYM
-    z.ok = z.open && z.write && z.read && z.close;
+    z.ok = z.open && z.dopen && z.write && z.read && z.close;
 }
 
 int cc_prof_zlib_available(void)
@@ -68,10 +74,17 @@ static int gz_cookie_close(void *c)
 FILE *cc_prof_open_write(const char *path, int gzip, int *gz_used, char *err, size_t errlen)
 {
     *gz_used = 0;
+    char why[256] = "";
+    int fd = cc_owned_file_open(path, CC_OWNED_USER_NAMED, why, sizeof why);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", path, why);
+        return NULL;
+    }
     if (gzip && cc_prof_zlib_available()) {
-        cc_gzfile g = z.open(path, "wb6");
+        cc_gzfile g = z.dopen(fd, "wb6"); /* owns fd from here on */
         if (!g) {
-            snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+            close(fd);
+            snprintf(err, errlen, "cannot create %s: out of memory", path);
             return NULL;
         }
         cookie_io_functions_t io = {NULL, gz_cookie_write, NULL, gz_cookie_close};
@@ -85,8 +98,11 @@ FILE *cc_prof_open_write(const char *path, int gzip, int *gz_used, char *err, si
         *gz_used = 1;
         return f;
     }
-    FILE *f = fopen(path, "w");
-    if (!f) snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        close(fd);
+    }
     return f;
 }
 

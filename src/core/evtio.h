@@ -11,7 +11,8 @@
 /* ---- binary .cuevt ---- */
 typedef struct cc_evt_writer cc_evt_writer;
 
-/* Create (truncate) path and write the file header. NULL with a message in err on failure. */
+/* Create path, or replace a recording of the same user there, never through a link (mode 0600,
+ * core/owned_file.h), and write the file header. NULL with a message in err on failure. */
 cc_evt_writer *cc_evt_writer_open(const char *path, char *err, size_t errlen);
 /* Append one event. Thread-safe (internally locked). 0 on success, -1 on I/O error. */
 int cc_evt_write(cc_evt_writer *w, const cc_event *ev);

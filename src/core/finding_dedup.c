@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t cc_hash_str(const char *s) {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* Fields are separated by \x1f (unit separator) so that no ordinary text can fake a boundary. */
 char *cc_finding_dedup_key(const cc_finding *f) {
     char *buf = NULL;

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/hash.h" /* cc_hash_str, which reporters hash dedup keys with */
 #include "cucheck/finding.h"
 
 /* Inverse of the cc_*_name functions; 0 on success, -1 for an unknown name. */
@@ -25,7 +26,5 @@ cc_finding *cc_finding_clone(const cc_finding *f, const cc_related *extra, uint3
 /* The dedup key of f: tool, kind, kernel, pc, file:line, access, space, the top host frames' texts,
  * and the message when f has no device location. malloc'd, NULL on allocation failure. */
 char *cc_finding_dedup_key(const cc_finding *f);
-/* 64-bit FNV-1a hash of a string. */
-uint64_t cc_hash_str(const char *s);
 
 #endif

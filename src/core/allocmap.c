@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/allocmap_internal.h"
+#include "core/grow.h"
 #include "cucheck/event.h"
 
 cc_allocmap *cc_allocmap_new(void)
@@ -86,14 +87,8 @@ int cc_allocmap_add(cc_allocmap *m, const cc_alloc_rec *rec)
             i++;
         }
     }
-    if (m->nlive == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        cc_alloc_rec *p = realloc(m->live, cap * sizeof *p);
-        if (p == NULL) {
-            return -1;
-        }
-        m->live = p;
-        m->cap = cap;
+    if (CC_ARRAY_RESERVE(m->live, m->cap, m->nlive + 1)) {
+        return -1;
     }
     r.seq = ++m->clock; /* after the retired ones' frees */
     size_t at = upper_bound(m, r.base);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/allocmap_internal.h"
+#include "core/grow.h"
 
 static cc_allocmap_held *hold_at(const cc_allocmap *m, size_t i)
 {
@@ -40,16 +41,11 @@ void cc_allocmap_evicting(cc_allocmap *m, const cc_alloc_rec *r)
     if (m->nholds == 0 || !needed(m, r)) {
         return;
     }
-    if (m->nkept == m->kept_cap) {
-        size_t cap = m->kept_cap ? m->kept_cap * 2 : 256;
-        cc_alloc_rec *k = realloc(m->kept, cap * sizeof *k);
-        if (k == NULL) {
-            return; /* out of memory: the record goes, as it would without the hold */
-        }
-        m->kept = k;
-        m->kept_cap = cap;
+    cc_alloc_rec *k = CC_ARRAY_PUSH(m->kept, m->nkept, m->kept_cap);
+    if (k == NULL) {
+        return; /* out of memory: the record goes, as it would without the hold */
     }
-    m->kept[m->nkept++] = *r;
+    *k = *r;
 }
 
 /* Room for one more hold at the end: the released front is reused before the array grows. */
@@ -63,14 +59,7 @@ static int hold_room(cc_allocmap *m)
         m->holds_first = 0;
         return 0;
     }
-    size_t cap = m->holds_cap ? m->holds_cap * 2 : 64;
-    cc_allocmap_held *h = realloc(m->holds, cap * sizeof *h);
-    if (h == NULL) {
-        return -1;
-    }
-    m->holds = h;
-    m->holds_cap = cap;
-    return 0;
+    return CC_ARRAY_RESERVE(m->holds, m->holds_cap, m->holds_first + m->nholds + 1);
 }
 
 int cc_allocmap_hold(cc_allocmap *m, uint64_t *clock)

@@ -6,17 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-int cc_hb_reserve(void **arr, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap) return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    void *p = realloc(*arr, ncap * elem);
-    if (!p) return -1;
-    *arr = p;
-    *cap = ncap;
-    return 0;
-}
+#include "core/grow.h"
 
 uint32_t cc_hb_new_actor(cc_hb *hb) { return hb->nactors++; }
 
@@ -27,9 +17,8 @@ void cc_hb_note_context(cc_hb *hb, uint64_t context, int32_t device)
             hb->ctxdev[i].device = device;
             return;
         }
-    if (cc_hb_reserve((void **)&hb->ctxdev, &hb->cap_ctxdev, hb->nctxdev, sizeof *hb->ctxdev))
-        return;
-    hb->ctxdev[hb->nctxdev++] = (hb_ctxdev){context, device};
+    hb_ctxdev *cd = CC_ARRAY_PUSH(hb->ctxdev, hb->nctxdev, hb->cap_ctxdev);
+    if (cd) *cd = (hb_ctxdev){context, device};
 }
 
 static int32_t device_of(const cc_hb *hb, uint64_t context)
@@ -53,9 +42,8 @@ hb_stream *cc_hb_stream(cc_hb *hb, uint64_t context, uint64_t handle, uint32_t t
         if (ptds && s->tid != tid) continue;
         return s;
     }
-    if (cc_hb_reserve((void **)&hb->streams, &hb->cap_streams, hb->nstreams, sizeof *hb->streams))
-        return NULL;
-    hb_stream *s = &hb->streams[hb->nstreams++];
+    hb_stream *s = CC_ARRAY_PUSH(hb->streams, hb->nstreams, hb->cap_streams);
+    if (!s) return NULL;
     memset(s, 0, sizeof *s);
     s->context = context;
     s->handle = handle;
@@ -72,9 +60,8 @@ hb_thread *cc_hb_thread(cc_hb *hb, uint32_t tid)
     if (hb->cfg.merge_host_threads) tid = 0;
     for (size_t i = 0; i < hb->nthreads; i++)
         if (hb->threads[i].tid == tid) return &hb->threads[i];
-    if (cc_hb_reserve((void **)&hb->threads, &hb->cap_threads, hb->nthreads, sizeof *hb->threads))
-        return NULL;
-    hb_thread *t = &hb->threads[hb->nthreads++];
+    hb_thread *t = CC_ARRAY_PUSH(hb->threads, hb->nthreads, hb->cap_threads);
+    if (!t) return NULL;
     memset(t, 0, sizeof *t);
     t->tid = tid;
     t->actor = cc_hb_new_actor(hb);
@@ -86,9 +73,8 @@ hb_event *cc_hb_find_event(cc_hb *hb, uint64_t id, int create)
     for (size_t i = 0; i < hb->nevents; i++)
         if (hb->events[i].id == id) return &hb->events[i];
     if (!create) return NULL;
-    if (cc_hb_reserve((void **)&hb->events, &hb->cap_events, hb->nevents, sizeof *hb->events))
-        return NULL;
-    hb_event *e = &hb->events[hb->nevents++];
+    hb_event *e = CC_ARRAY_PUSH(hb->events, hb->nevents, hb->cap_events);
+    if (!e) return NULL;
     memset(e, 0, sizeof *e);
     e->id = id;
     return e;
@@ -172,9 +158,8 @@ hb_graph *cc_hb_graph(cc_hb *hb, uint64_t exec, int create)
     for (size_t i = 0; i < hb->ngraphs; i++)
         if (hb->graphs[i].exec == exec) return &hb->graphs[i];
     if (!create) return NULL;
-    if (cc_hb_reserve((void **)&hb->graphs, &hb->cap_graphs, hb->ngraphs, sizeof *hb->graphs))
-        return NULL;
-    hb_graph *g = &hb->graphs[hb->ngraphs++];
+    hb_graph *g = CC_ARRAY_PUSH(hb->graphs, hb->ngraphs, hb->cap_graphs);
+    if (!g) return NULL;
     memset(g, 0, sizeof *g);
     g->exec = exec;
     return g;
@@ -184,8 +169,8 @@ hb_gnode *cc_hb_gnode(cc_hb *hb, hb_graph *g, uint64_t node)
 {
     for (size_t i = 0; i < g->nnodes; i++)
         if (g->nodes[i].node == node) return &g->nodes[i];
-    if (cc_hb_reserve((void **)&g->nodes, &g->cap, g->nnodes, sizeof *g->nodes)) return NULL;
-    hb_gnode *n = &g->nodes[g->nnodes++];
+    hb_gnode *n = CC_ARRAY_PUSH(g->nodes, g->nnodes, g->cap);
+    if (!n) return NULL;
     memset(n, 0, sizeof *n);
     n->node = node;
     n->actor = cc_hb_new_actor(hb);

@@ -102,9 +102,6 @@ struct cc_hb {
     int python;
 };
 
-/* ---- growth helper: ensure room for one more element ---- */
-int cc_hb_reserve(void **arr, size_t *cap, size_t n, size_t elem);
-
 /* ---- hb_actors.c ---- */
 void cc_hb_note_context(cc_hb *hb, uint64_t context, int32_t device);
 hb_stream *cc_hb_stream(cc_hb *hb, uint64_t context, uint64_t handle, uint32_t tid);

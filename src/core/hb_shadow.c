@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 
 #define WRITES(f) (((f) & (CC_ACCESS_FLAG_WRITE | CC_ACCESS_FLAG_ATOMIC)) != 0)
 
@@ -66,7 +67,7 @@ void cc_hb_alloc_add(cc_hb *hb, const cc_ev_alloc *ev, cc_hb_op *alloc_op)
     if (ev->size == 0 || ev->mem_kind == CC_MEM_VIRTUAL_RESERVE) return;
     uint64_t hi = ev->address + ev->size < ev->address ? UINT64_MAX : ev->address + ev->size;
     remove_range(hb, ev->address, hi); /* reuse: a fresh history */
-    if (cc_hb_reserve((void **)&hb->allocs, &hb->cap_allocs, hb->nallocs, sizeof *hb->allocs)) {
+    if (CC_ARRAY_RESERVE(hb->allocs, hb->cap_allocs, hb->nallocs + 1)) {
         hb->stats.out_of_memory = 1;
         return;
     }
@@ -107,7 +108,7 @@ static void issue(cc_hb *hb, uint32_t kind, const hb_alloc *a, cc_hb_side cur, c
 static int add_record(cc_hb *hb, hb_alloc *a, uint64_t lo, uint64_t hi, uint32_t flags,
                       cc_hb_op *op)
 {
-    if (cc_hb_reserve((void **)&a->recs, &a->cap, a->nrecs, sizeof *a->recs)) {
+    if (CC_ARRAY_RESERVE(a->recs, a->cap, a->nrecs + 1)) {
         hb->stats.out_of_memory = 1;
         return -1;
     }

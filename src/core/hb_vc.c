@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 
 void cc_hb_vc_free(cc_hb_vc *v)
 {
@@ -18,14 +19,7 @@ uint64_t cc_hb_vc_get(const cc_hb_vc *v, uint32_t actor)
 static int grow(cc_hb_vc *v, uint32_t n)
 {
     if (n <= v->n) return 0;
-    if (n > v->cap) {
-        uint32_t cap = v->cap ? v->cap : 8;
-        while (cap < n) cap *= 2;
-        uint64_t *c = realloc(v->c, (size_t)cap * sizeof *c);
-        if (!c) return -1;
-        v->c = c;
-        v->cap = cap;
-    }
+    if (CC_ARRAY_RESERVE(v->c, v->cap, n)) return -1;
     memset(v->c + v->n, 0, (size_t)(n - v->n) * sizeof *v->c);
     v->n = n;
     return 0;
@@ -49,12 +43,7 @@ int cc_hb_vc_join(cc_hb_vc *dst, const cc_hb_vc *src)
 int cc_hb_vc_copy(cc_hb_vc *dst, const cc_hb_vc *src)
 {
     if (dst == src) return 0;
-    if (src->n > dst->cap) {
-        uint64_t *c = realloc(dst->c, (size_t)src->n * sizeof *c);
-        if (!c) return -1;
-        dst->c = c;
-        dst->cap = src->n;
-    }
+    if (CC_ARRAY_RESERVE(dst->c, dst->cap, src->n)) return -1;
     if (src->n) memcpy(dst->c, src->c, (size_t)src->n * sizeof *src->c);
     dst->n = src->n;
     return 0;

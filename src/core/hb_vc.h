@@ -3,12 +3,13 @@
 #ifndef CUCHECK_CORE_HB_VC_H
 #define CUCHECK_CORE_HB_VC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct cc_hb_vc {
-    uint32_t n;       /* entries in use (actors 0..n-1) */
-    uint32_t cap;
     uint64_t *c;
+    size_t cap;
+    uint32_t n;       /* entries in use (actors 0..n-1) */
 } cc_hb_vc;
 
 void cc_hb_vc_free(cc_hb_vc *v);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 
 typedef struct parser {
     const char *s;
@@ -74,14 +75,7 @@ typedef struct sbuf {
 } sbuf;
 
 static int sb_put(sbuf *b, const char *src, size_t n) {
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 32;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *nb = realloc(b->b, cap);
-        if (!nb) return -1;
-        b->b = nb;
-        b->cap = cap;
-    }
+    if (n > SIZE_MAX - 1 - b->n || CC_ARRAY_RESERVE(b->b, b->cap, b->n + n + 1)) return -1;
     memcpy(b->b + b->n, src, n);
     b->n += n;
     b->b[b->n] = '\0';
@@ -310,26 +304,18 @@ static cc_json *parse_number(parser *p) {
 
 static cc_json *parse_value(parser *p, int depth);
 
-static int add_child(parser *p, cc_json *parent, size_t *cap, char *key, cc_json *child) {
-    if (parent->len == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 4;
-        cc_json **items = realloc(parent->items, ncap * sizeof *items);
-        if (!items) goto oom;
-        parent->items = items;
-        if (parent->type == CC_JSON_OBJECT) {
-            char **keys = realloc(parent->keys, ncap * sizeof *keys);
-            if (!keys) goto oom;
-            parent->keys = keys;
-        }
-        *cap = ncap;
+/* cap: the capacities of parent's items and keys. */
+static int add_child(parser *p, cc_json *parent, size_t cap[2], char *key, cc_json *child) {
+    size_t need = parent->len + 1;
+    if (CC_ARRAY_RESERVE(parent->items, cap[0], need) ||
+        (parent->type == CC_JSON_OBJECT && CC_ARRAY_RESERVE(parent->keys, cap[1], need))) {
+        fail(p, "out of memory");
+        return -1;
     }
     parent->items[parent->len] = child;
     if (parent->type == CC_JSON_OBJECT) parent->keys[parent->len] = key;
     parent->len++;
     return 0;
-oom:
-    fail(p, "out of memory");
-    return -1;
 }
 
 static cc_json *parse_container(parser *p, int depth, int is_object) {
@@ -340,7 +326,7 @@ static cc_json *parse_container(parser *p, int depth, int is_object) {
     char close = is_object ? '}' : ']';
     cc_json *v = new_value(p, is_object ? CC_JSON_OBJECT : CC_JSON_ARRAY);
     if (!v) return NULL;
-    size_t cap = 0;
+    size_t cap[2] = {0, 0};
     p->pos++; /* '{' or '[' */
     skip_ws(p);
     if (peek(p) == close) {
@@ -371,7 +357,7 @@ static cc_json *parse_container(parser *p, int depth, int is_object) {
             free(key);
             goto bad;
         }
-        if (add_child(p, v, &cap, key, child) != 0) {
+        if (add_child(p, v, cap, key, child) != 0) {
             free(key);
             cc_json_free(child);
             goto bad;

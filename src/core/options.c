@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 
 typedef struct pair {
     char *name, *value;
@@ -46,16 +47,9 @@ static int set_n(cc_options *o, const char *name, size_t nlen, const char *value
         p->value = val;
         return 0;
     }
-    if (o->n == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 8;
-        pair *items = realloc(o->items, cap * sizeof *items);
-        if (!items) goto fail;
-        o->items = items;
-        o->cap = cap;
-    }
-    o->items[o->n].name = nm;
-    o->items[o->n].value = val;
-    o->n++;
+    pair *item = CC_ARRAY_PUSH(o->items, o->n, o->cap);
+    if (!item) goto fail;
+    *item = (pair){nm, val};
     return 0;
 fail:
     free(nm);

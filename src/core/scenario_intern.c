@@ -1,73 +1,55 @@
-/* Symbolic names of the text scenario form (`stream=s1`, `address=buf`): an open-addressing
- * hash table that gives each distinct name the 1-based index of its first appearance, so the
- * same name always maps to the same id within one reader. */
+/* Symbolic names of the text scenario form (`stream=s1`, `address=buf`): each distinct name gets
+ * the 1-based index of its first appearance, so the same name always maps to the same id within
+ * one reader. The names are kept in order of appearance; a hash table from each name's hash
+ * finds them (names whose hashes are equal are told apart by their text). */
 #include <stdlib.h>
 #include <string.h>
 #include "core/evtio_internal.h"
+#include "core/grow.h"
+#include "core/hashmap.h"
 
-typedef struct slot {
-    char *name; /* NULL: empty */
+typedef struct name {
+    char *text;
     size_t len;
-    uint64_t index;
-} slot;
+} name;
 
 struct cc_scenario_names {
-    slot *slots;
-    size_t cap, count;
+    name *names; /* index - 1 */
+    size_t count, cap;
+    cc_hashmap by_hash; /* hash of the text -> index */
 };
-
-static uint64_t hash(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
 
 cc_scenario_names *cc_scenario_names_new(void)
 {
     return calloc(1, sizeof(cc_scenario_names));
 }
 
-static int grow(cc_scenario_names *t)
+uint64_t cc_scenario_names_intern(cc_scenario_names *t, const char *text, size_t len)
 {
-    size_t cap = t->cap ? t->cap * 2 : 64;
-    slot *s = calloc(cap, sizeof *s);
-    if (!s) return -1;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slots[i].name) continue;
-        size_t j = hash(t->slots[i].name, t->slots[i].len) & (cap - 1);
-        while (s[j].name) j = (j + 1) & (cap - 1);
-        s[j] = t->slots[i];
+    uint64_t h = cc_hash_bytes(text, len);
+    size_t cursor = 0;
+    for (uint64_t *index; (index = cc_hashmap_find_next(&t->by_hash, h, &cursor)) != NULL;) {
+        const name *n = &t->names[*index - 1];
+        if (n->len == len && memcmp(n->text, text, len) == 0) return *index;
     }
-    free(t->slots);
-    t->slots = s;
-    t->cap = cap;
-    return 0;
-}
-
-uint64_t cc_scenario_names_intern(cc_scenario_names *t, const char *name, size_t len)
-{
-    if ((t->count + 1) * 2 > t->cap && grow(t)) return 0;
-    size_t j = hash(name, len) & (t->cap - 1);
-    while (t->slots[j].name) {
-        if (t->slots[j].len == len && memcmp(t->slots[j].name, name, len) == 0)
-            return t->slots[j].index;
-        j = (j + 1) & (t->cap - 1);
-    }
+    if (CC_ARRAY_RESERVE(t->names, t->cap, t->count + 1)) return 0;
     char *copy = malloc(len + 1);
     if (!copy) return 0;
-    memcpy(copy, name, len);
+    if (cc_hashmap_add(&t->by_hash, h, t->count + 1) != 0) {
+        free(copy);
+        return 0;
+    }
+    memcpy(copy, text, len);
     copy[len] = '\0';
-    t->slots[j].name = copy;
-    t->slots[j].len = len;
-    t->slots[j].index = ++t->count;
-    return t->slots[j].index;
+    t->names[t->count++] = (name){copy, len};
+    return t->count;
 }
 
 void cc_scenario_names_free(cc_scenario_names *t)
 {
     if (!t) return;
-    for (size_t i = 0; i < t->cap; i++) free(t->slots[i].name);
-    free(t->slots);
+    for (size_t i = 0; i < t->count; i++) free(t->names[i].text);
+    free(t->names);
+    cc_hashmap_free(&t->by_hash);
     free(t);
 }

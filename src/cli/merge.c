@@ -3,28 +3,19 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mix(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
+#include "core/hashmap.h"
 
 static uint64_t mix_str(uint64_t h, const char *s)
 {
     if (!s) {
-        return mix(h, "\1", 1);
+        return cc_hash_more(h, "\1", 1);
     }
-    return mix(h, s, strlen(s) + 1);
+    return cc_hash_more(h, s, strlen(s) + 1);
 }
 
 static uint64_t mix_u64(uint64_t h, uint64_t v)
 {
-    return mix(h, &v, sizeof v);
+    return cc_hash_more(h, &v, sizeof v);
 }
 
 static int str_eq(const char *a, const char *b)
@@ -51,8 +42,8 @@ static uint64_t hash_device(uint64_t h, const cc_device_loc *d)
         h = mix_u64(h, d->line);
     }
     if (d->valid & CC_DLOC_THREAD) {
-        h = mix(h, d->block, sizeof d->block);
-        h = mix(h, d->thread, sizeof d->thread);
+        h = cc_hash_more(h, d->block, sizeof d->block);
+        h = cc_hash_more(h, d->thread, sizeof d->thread);
     }
     if (d->valid & CC_DLOC_ADDRESS) {
         h = mix_u64(h, d->address);
@@ -101,7 +92,7 @@ static int frame_eq(const cc_stack_frame *a, const cc_stack_frame *b)
 
 static uint64_t hash_finding(const cc_finding *f)
 {
-    uint64_t h = 14695981039346656037ull;
+    uint64_t h = CC_HASH_SEED;
     h = mix_str(h, f->tool);
     h = mix_str(h, f->kind);
     h = mix_u64(h, f->severity);
@@ -142,20 +133,13 @@ int cc_merge_findings(const cc_finding_set *s, cc_merged *m)
     if (n == 0) {
         return 0;
     }
-    size_t cap = 16;
-    while (cap < 2 * n) {
-        cap *= 2;
-    }
-    size_t *slots = malloc(cap * sizeof *slots); /* index+1 into items, 0 = empty */
-    uint64_t *hashes = malloc(n * sizeof *hashes);
+    cc_hashmap index = CC_HASHMAP_INIT; /* hash_finding -> index into items */
     m->items = malloc(n * sizeof *m->items);
-    if (!slots || !hashes || !m->items) {
-        free(slots);
-        free(hashes);
+    if (!m->items || cc_hashmap_reserve(&index, n) != 0) {
+        cc_hashmap_free(&index);
         cc_merged_free(m);
         return -1;
     }
-    memset(slots, 0, cap * sizeof *slots);
     for (size_t i = 0; i < n; i++) {
         const cc_finding *f = cc_finding_set_get(s, i);
         if (!f) {
@@ -163,26 +147,20 @@ int cc_merge_findings(const cc_finding_set *s, cc_merged *m)
         }
         uint64_t h = hash_finding(f);
         uint64_t add = f->count ? f->count : 1;
-        size_t pos = (size_t)(h & (cap - 1));
-        for (;;) {
-            size_t at = slots[pos];
-            if (at == 0) {
-                m->items[m->n] = *f;
-                m->items[m->n].count = add;
-                hashes[m->n] = h;
-                slots[pos] = ++m->n;
-                break;
-            }
-            cc_finding *g = &m->items[at - 1];
-            if (hashes[at - 1] == h && finding_eq(g, f)) {
-                g->count += add;
-                break;
-            }
-            pos = (pos + 1) & (cap - 1);
+        cc_finding *same = NULL;
+        size_t cursor = 0;
+        for (uint64_t *at; !same && (at = cc_hashmap_find_next(&index, h, &cursor)) != NULL;) {
+            same = finding_eq(&m->items[*at], f) ? &m->items[*at] : NULL;
         }
+        if (same) {
+            same->count += add;
+            continue;
+        }
+        cc_hashmap_add(&index, h, m->n); /* room reserved */
+        m->items[m->n] = *f;
+        m->items[m->n++].count = add;
     }
-    free(slots);
-    free(hashes);
+    cc_hashmap_free(&index);
     return 0;
 }
 

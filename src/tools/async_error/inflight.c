@@ -18,6 +18,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
+#include "core/hashmap.h"
 
 typedef struct stream_info {
     uint64_t stream;
@@ -41,15 +43,10 @@ typedef struct tentative_sync {
 
 #define TENTATIVE_MAX 64
 
-/* Kernel names, interned once each: a launch then costs no allocation. */
-typedef struct interned {
-    uint64_t hash;
-    char *name;
-} interned;
-
 struct cc_inflight {
-    interned *names;
-    size_t nnames, ncap;       /* open addressing, power-of-two capacity */
+    /* Kernel names, interned once each (a launch then costs no allocation): the hash of the
+     * text -> the copy (names with equal hashes are told apart by their text). */
+    cc_hashmap names;
     uint64_t forgotten;
     tentative_sync tentative[TENTATIVE_MAX]; /* synchronous copies not known to have returned */
     size_t ntentative;         /* how many of them are active */
@@ -66,18 +63,14 @@ cc_inflight *cc_inflight_new(void) { return calloc(1, sizeof(cc_inflight)); }
 
 void cc_inflight_free(cc_inflight *t) {
     if (!t) return;
-    for (size_t i = 0; i < t->ncap; i++) free(t->names[i].name);
-    free(t->names);
+    size_t it = 0;
+    for (cc_hashmap_slot *s; (s = cc_hashmap_next(&t->names, &it)) != NULL;)
+        free((char *)(uintptr_t)s->value);
+    cc_hashmap_free(&t->names);
     free(t->pending);
     free(t->streams);
     free(t->events);
     free(t);
-}
-
-static uint64_t name_hash(const char *s) {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h ? h : 1;
 }
 
 static const char *intern_slow(cc_inflight *t, const char *name);
@@ -96,45 +89,26 @@ static const char *intern(cc_inflight *t, const char *name) {
 }
 
 static const char *intern_slow(cc_inflight *t, const char *name) {
-    if ((t->nnames + 1) * 2 > t->ncap) {
-        size_t ncap = t->ncap ? t->ncap * 2 : 256;
-        interned *n = calloc(ncap, sizeof *n);
-        if (!n) return "";
-        for (size_t i = 0; i < t->ncap; i++) {
-            if (!t->names[i].name) continue;
-            size_t j = t->names[i].hash & (ncap - 1);
-            while (n[j].name) j = (j + 1) & (ncap - 1);
-            n[j] = t->names[i];
-        }
-        free(t->names);
-        t->names = n;
-        t->ncap = ncap;
-    }
-    uint64_t h = name_hash(name);
-    size_t j = h & (t->ncap - 1);
-    while (t->names[j].name) {
-        if (t->names[j].hash == h && strcmp(t->names[j].name, name) == 0) return t->names[j].name;
-        j = (j + 1) & (t->ncap - 1);
+    uint64_t h = cc_hash_str(name);
+    size_t cursor = 0;
+    for (uint64_t *v; (v = cc_hashmap_find_next(&t->names, h, &cursor)) != NULL;) {
+        const char *known = (const char *)(uintptr_t)*v;
+        if (strcmp(known, name) == 0) return known;
     }
     char *copy = strdup(name);
     if (!copy) return "";
-    t->names[j].hash = h;
-    t->names[j].name = copy;
-    t->nnames++;
+    if (cc_hashmap_add(&t->names, h, (uintptr_t)copy) != 0) {
+        free(copy);
+        return "";
+    }
     return copy;
 }
 
 static stream_info *get_stream(cc_inflight *t, uint64_t id) {
     for (size_t i = 0; i < t->nstreams; i++)
         if (t->streams[i].stream == id) return &t->streams[i];
-    if (t->nstreams == t->scap) {
-        size_t ncap = t->scap ? t->scap * 2 : 16;
-        stream_info *n = realloc(t->streams, ncap * sizeof *n);
-        if (!n) return NULL;
-        t->streams = n;
-        t->scap = ncap;
-    }
-    stream_info *s = &t->streams[t->nstreams++];
+    stream_info *s = CC_ARRAY_PUSH(t->streams, t->nstreams, t->scap);
+    if (!s) return NULL;
     memset(s, 0, sizeof *s);
     s->stream = id;
     s->next_seq = 1;
@@ -145,14 +119,8 @@ static event_info *get_event(cc_inflight *t, uint64_t id, int create) {
     for (size_t i = 0; i < t->nevents; i++)
         if (t->events[i].event == id) return &t->events[i];
     if (!create) return NULL;
-    if (t->nevents == t->ecap) {
-        size_t ncap = t->ecap ? t->ecap * 2 : 16;
-        event_info *n = realloc(t->events, ncap * sizeof *n);
-        if (!n) return NULL;
-        t->events = n;
-        t->ecap = ncap;
-    }
-    event_info *e = &t->events[t->nevents++];
+    event_info *e = CC_ARRAY_PUSH(t->events, t->nevents, t->ecap);
+    if (!e) return NULL;
     memset(e, 0, sizeof *e);
     e->event = id;
     return e;
@@ -212,14 +180,8 @@ static void add_pending(cc_inflight *t, const cc_inflight_launch *l) {
         t->npending -= drop;
         t->forgotten += drop;
     }
-    if (t->npending == t->cap) {
-        size_t ncap = t->cap ? t->cap * 2 : 64;
-        cc_inflight_launch *n = realloc(t->pending, ncap * sizeof *n);
-        if (!n) return;
-        t->pending = n;
-        t->cap = ncap;
-    }
-    t->pending[t->npending++] = *l;
+    cc_inflight_launch *slot = CC_ARRAY_PUSH(t->pending, t->npending, t->cap);
+    if (slot) *slot = *l;
 }
 
 static uint64_t next_seq(cc_inflight *t, uint64_t stream) {

@@ -2,6 +2,7 @@
  * (progress_narrow.h). */
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 #include "tools/async_error/progress_narrow.h"
 
 enum { PROGRESS_UNKNOWN, PROGRESS_NOT_STARTED, PROGRESS_RUNNING, PROGRESS_FINISHED };
@@ -30,19 +31,13 @@ void cc_async_progress_keep(cc_async_progress *p, const cc_ev_launch_progress *e
     if (ev->finished) {
         return;
     }
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 64;
-        cc_async_progress_entry *u = realloc(p->unfinished, cap * sizeof *u);
-        if (u == NULL) {
-            p->lost = 1; /* a lost entry would read as finished */
-            return;
-        }
-        p->unfinished = u;
-        p->cap = cap;
+    cc_async_progress_entry *u = CC_ARRAY_PUSH(p->unfinished, p->n, p->cap);
+    if (u == NULL) {
+        p->lost = 1; /* a lost entry would read as finished */
+        return;
     }
-    p->unfinished[p->n].launch_id = ev->launch_id;
-    p->unfinished[p->n].started = ev->started != 0;
-    p->n++;
+    u->launch_id = ev->launch_id;
+    u->started = ev->started != 0;
 }
 
 void cc_async_progress_free(cc_async_progress *p)

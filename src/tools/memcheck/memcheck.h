@@ -11,10 +11,11 @@
 #include <stdint.h>
 #include "cucheck/tool.h"
 #include "core/allocmap.h"
+#include "core/hashmap.h"
 #include "tools/async_error/attribution.h"
 
 #define MC_LAUNCH_RING 4096   /* recent launches remembered for their callsite, by id */
-#define MC_KERNEL_TABLE 4096  /* distinct kernels counted for the note */
+#define MC_KERNEL_TABLE 4096  /* distinct kernels counted for the note (a power of two) */
 /* Instrumented launches waiting for their results at most (the agent has 64 slots per context,
  * so only a stream without LAUNCH_CHECKED events reaches it): past it the oldest half goes. */
 #define MC_UNREAD_MAX 65536
@@ -26,11 +27,6 @@ typedef struct mc_launch {
     uint64_t alloc_mark;      /* the allocation map's clock at this launch */
     int held;                 /* unread: alloc_mark is held in the map (cc_allocmap_hold) */
 } mc_launch;
-
-typedef struct mc_kernel {
-    uint64_t hash;            /* 0: empty slot */
-    uint32_t instrumented;    /* launches that ran with device checks */
-} mc_kernel;
 
 typedef struct mc_state {
     cc_tool_host *host;
@@ -44,8 +40,12 @@ typedef struct mc_state {
     size_t nunread, unread_cap;
     uint64_t unread_dropped;  /* forgotten at MC_UNREAD_MAX */
     cc_async_errors *async_errors; /* sticky errors attributed to their launch, as `run` does */
-    mc_kernel kernels[MC_KERNEL_TABLE];
-    uint64_t nkernels, nkernels_checked, kernels_overflow;
+    /* Distinct kernels: the hash of the name -> its launches that ran with device checks. Fixed
+     * storage (kernel_slots, kernel_tags): a launch never allocates for it. */
+    cc_hashmap kernels;
+    cc_hashmap_slot kernel_slots[MC_KERNEL_TABLE];
+    uint8_t kernel_tags[MC_KERNEL_TABLE];
+    uint64_t nkernels_checked, kernels_overflow;
     uint64_t nlaunches, ninstrumented;
     uint64_t device_errors;   /* device_access_error events */
     uint64_t copies_checked, memsets_checked;

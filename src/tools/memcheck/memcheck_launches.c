@@ -7,32 +7,6 @@
 #include <string.h>
 #include "tools/memcheck/memcheck.h"
 
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; s != NULL && *s != '\0'; s++) {
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    }
-    return h != 0 ? h : 1;
-}
-
-static mc_kernel *kernel_slot(mc_state *s, const char *name)
-{
-    uint64_t h = name_hash(name);
-    for (size_t probe = 0; probe < MC_KERNEL_TABLE; probe++) {
-        mc_kernel *k = &s->kernels[(h + probe) % MC_KERNEL_TABLE];
-        if (k->hash == h) {
-            return k;
-        }
-        if (k->hash == 0) {
-            k->hash = h;
-            s->nkernels++;
-            return k;
-        }
-    }
-    return NULL;
-}
-
 void mc_on_launch(mc_state *s, const cc_ev_launch *l)
 {
     s->nlaunches++;
@@ -47,13 +21,15 @@ void mc_on_launch(mc_state *s, const cc_ev_launch *l)
         unread.held = cc_allocmap_hold(s->allocs, &unread.alloc_mark) == 0;
         mc_unread_add(s, &unread);
     }
-    mc_kernel *k = kernel_slot(s, l->name);
-    if (k == NULL) {
+    /* launches that ran checked, by the hash of the kernel's name; NULL: table full */
+    uint64_t *checked = cc_hashmap_get_or_add(&s->kernels, cc_hash_str(l->name ? l->name : ""),
+                                              0, NULL);
+    if (checked == NULL) {
         s->kernels_overflow++;
     }
     if (l->flags & CC_LAUNCH_FLAG_INSTRUMENTED) {
         s->ninstrumented++;
-        if (k != NULL && k->instrumented++ == 0) {
+        if (checked != NULL && (*checked)++ == 0) {
             s->nkernels_checked++;
         }
     }
@@ -88,7 +64,7 @@ void mc_write_note(mc_state *s)
 {
     char kc[32], kn[32], li[32], ln[32], note[512];
     grouped(s->nkernels_checked, kc, sizeof kc);
-    grouped(s->nkernels, kn, sizeof kn);
+    grouped(s->kernels.count, kn, sizeof kn);
     grouped(s->ninstrumented, li, sizeof li);
     grouped(s->nlaunches, ln, sizeof ln);
     snprintf(note, sizeof note,

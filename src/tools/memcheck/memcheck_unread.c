@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 #include "tools/memcheck/memcheck.h"
 
 static void release(mc_state *s, const mc_launch *l)
@@ -35,17 +36,12 @@ void mc_unread_add(mc_state *s, const mc_launch *l)
     if (s->nunread >= MC_UNREAD_MAX) {
         drop_oldest(s);
     }
-    if (s->nunread == s->unread_cap) {
-        size_t cap = s->unread_cap ? s->unread_cap * 2 : 64;
-        mc_launch *n = realloc(s->unread, cap * sizeof *n);
-        if (n == NULL) {
-            release(s, l); /* kept in the recent ring only */
-            return;
-        }
-        s->unread = n;
-        s->unread_cap = cap;
+    mc_launch *slot = CC_ARRAY_PUSH(s->unread, s->nunread, s->unread_cap);
+    if (slot == NULL) {
+        release(s, l); /* kept in the recent ring only */
+        return;
     }
-    s->unread[s->nunread++] = *l;
+    *slot = *l;
 }
 
 /* Oldest first: the agent reads launches back in launch order. */

@@ -3,26 +3,48 @@
 # configuration once, in order, so that slow drift of the machine (the PyTorch step's native time
 # moved between 7.7 and 12.9 ms/step from process to process on the H200) falls on all of them
 # alike. Each configuration is a line "label<TAB>command" in CONFIG_FILE; the command prints
-# BENCH_TIME_MS (bench/workloads). Prints a markdown table: median, ratio to the first
-# configuration's median, and every run.
+# BENCH_TIME_MS (bench/workloads). A run counts only if it exits 0 within TIMEOUT_S, prints
+# BENCH_TIME_MS, and cucheck did not say on stderr that its agent could not attach or profile,
+# or that no process wrote a report (the program then ran unchecked, at native speed); other
+# runs are shown as x in the runs column (the reason on stderr) and left out of the median.
+# Prints a markdown table: median, ratio to the first configuration's median, failed runs, and
+# every run. Exit status 1 when a run failed, 2 on bad use.
 # Usage: rounds.sh CONFIG_FILE ROUNDS [TIMEOUT_S]
 set -u
 cfg=${1:?usage: rounds.sh CONFIG_FILE ROUNDS [TIMEOUT_S]}
 rounds=${2:?usage: rounds.sh CONFIG_FILE ROUNDS [TIMEOUT_S]}
 limit=${3:-150}
 [ -r "$cfg" ] || { echo "rounds.sh: cannot read $cfg" >&2; exit 2; }
+[[ "$rounds" =~ ^[0-9]+$ ]] || { echo "rounds.sh: ROUNDS must be a number" >&2; exit 2; }
 mapfile -t lines < <(grep -v '^[[:space:]]*\(#\|$\)' "$cfg")
 n=${#lines[@]}
-declare -a vals
+# What cucheck prints when the program ran without its agent (docs/cli.md, the agent's backends).
+unchecked='cucheck: cannot (attach|profile)|no process wrote a report|runs (unchecked|unprofiled)'
+err=$(mktemp "${TMPDIR:-/tmp}/rounds.XXXXXX")
+trap 'rm -f "$err"' EXIT
+declare -a vals fails
+failed=0
 for ((r = 0; r < rounds; r++)); do
     for ((i = 0; i < n; i++)); do
+        label=${lines[i]%%$'\t'*}
         cmd=${lines[i]#*$'\t'}
-        v=$(timeout "$limit" bash -c "$cmd" 2>/dev/null | sed -n 's/^BENCH_TIME_MS[[:space:]]*//p' | tail -1)
+        out=$(timeout "$limit" bash -c "$cmd" 2>"$err")
+        rc=$?
+        v=$(sed -n 's/^BENCH_TIME_MS[[:space:]]*//p' <<<"$out" | tail -1)
+        why=""
+        if [ $rc -ne 0 ]; then why="exit $rc"
+        elif [ -z "$v" ]; then why="no BENCH_TIME_MS"
+        elif grep -Eq "$unchecked" "$err"; then why=$(grep -Em1 "$unchecked" "$err")
+        fi
+        if [ -n "$why" ]; then
+            echo "rounds.sh: $label, round $((r + 1)): not counted: $why" >&2
+            v=x; fails[i]=$(( ${fails[i]:-0} + 1 )); failed=1
+        fi
         vals[i]="${vals[i]:-} ${v:--}"
     done
 done
-echo "| configuration | median | ratio | runs |"
-echo "|---|---:|---:|---|"
+echo "| configuration | median | ratio | failed runs | runs |"
+echo "|---|---:|---:|---:|---|"
 first=""
 for ((i = 0; i < n; i++)); do
     label=${lines[i]%%$'\t'*}
@@ -30,5 +52,6 @@ for ((i = 0; i < n; i++)); do
           awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}')
     [ -z "$first" ] && first=$med
     ratio=$(awk -v m="$med" -v f="$first" 'BEGIN {if (m+0 > 0 && f+0 > 0) printf "%.3f", m/f; else print "-"}')
-    echo "| $label | $med | $ratio |${vals[i]} |"
+    echo "| $label | $med | $ratio | ${fails[i]:-0} |${vals[i]} |"
 done
+exit $failed

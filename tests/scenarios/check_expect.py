@@ -1,15 +1,27 @@
 """Checks the JSON Lines findings of one replayed scenario (stdin) against the scenario's
-#expect lines (see run.sh). Standard library only."""
+#expect lines (see run.sh). A comment that looks like a directive but is none of them (`# expect`,
+`#expect-nothing`, `#expected`, a `#expect` without a kind) fails the scenario: a typo must not
+turn a check into a comment. Standard library only."""
 import json
+import re
 import sys
+
+DIRECTIVE_LIKE = re.compile(r"^#\s*exp", re.I)
+DIRECTIVE = re.compile(r"^#expect(-none|-note \S.*|-absent \S.*| \S.*)$")
 
 
 def main() -> int:
     scn = sys.argv[1]
     expects, notes, absent, none = [], [], [], False
+    ok = True
     with open(scn, encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             line = line.strip()
+            if DIRECTIVE_LIKE.match(line) and not DIRECTIVE.match(line):
+                print("  line %d: not a directive (#expect KIND [TEXT && ...], #expect-none, "
+                      "#expect-note TEXT, #expect-absent TEXT): %s" % (number, line[:120]))
+                ok = False
+                continue
             if line.startswith("#expect-none"):
                 none = True
             elif line.startswith("#expect-absent "):
@@ -25,13 +37,19 @@ def main() -> int:
         raw = raw.strip()
         if not raw:
             continue
-        rec = json.loads(raw)
+        try:
+            rec = json.loads(raw)
+        except ValueError as err:
+            print("  not JSON Lines output (%s): %s" % (err, raw[:120]))
+            return 1
+        if not isinstance(rec, dict):
+            print("  not a report record: %s" % raw[:120])
+            return 1
         t = rec.get("type", "finding")
         if t == "finding":
             findings.append((rec.get("kind"), raw))
         elif t == "note":
             got_notes.append(rec.get("text", ""))
-    ok = True
     if none and findings:
         print(f"  expected no findings, got {len(findings)}")
         ok = False
@@ -50,6 +68,9 @@ def main() -> int:
         ok = False
     if not expects and not none:
         print("  scenario has no #expect or #expect-none line")
+        ok = False
+    if expects and none:
+        print("  scenario has both #expect and #expect-none lines")
         ok = False
     for text in absent:
         for kind, raw in findings:

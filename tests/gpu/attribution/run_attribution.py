@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """GPU checks of `cucheck run`'s attribution of asynchronous errors (tests/gpu/attribution/).
-Builds the programs of expected.txt, runs each natively and under `cucheck --format json run`,
-and checks kind, kernel and location (findings.py) plus how exact the attribution is (the
-checks column: exact, candidates, graph, same-output). Also: `cucheck run` under another tools
-API client (compute-sanitizer) prints one clear line and the program still runs. Without a GPU:
-prints SKIPPED and exits 77.  usage: run_attribution.py --cucheck BIN [--build-dir DIR]
+Builds the programs of expected.txt, runs each natively and under `cucheck --format json
+--output FILE run`, and judges each run (tests/gpu/verdict.py): cucheck exits with the
+program's native status, collected a process report, the report parses, run's note counts the
+launches it tracked, and the findings are exactly the program's rows (kind, kernel, the launch's
+host frame; any other error or warning fails), plus how exact the attribution is (the checks
+column: exact, candidates, graph, same-output). PyTorch scripts are SKIPPED (not passed)
+without torch with CUDA. Also: `cucheck run` under another tools API client (compute-sanitizer)
+prints one clear line and the program still runs. Without a GPU: prints SKIPPED and exits 77.
+usage: run_attribution.py --cucheck BIN [--build-dir DIR] [--progress]
 """
 import argparse
 import json
@@ -15,8 +19,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import expectations  # noqa: E402
-import findings  # noqa: E402
-from run_gpu_tests import build, find_tool, gencode_flags, gpu_present, program_cmd, run  # noqa: E402
+import verdict  # noqa: E402
+from run_gpu_tests import (build, find_tool, gencode_flags, gpu_present, program_cmd, run,  # noqa: E402
+                           run_timed, torch_with_cuda)
 
 
 def roles(finding):
@@ -73,6 +78,26 @@ def check_exactness(found, row, progress=False):
     return ok, "graph launch exact, %d candidate node(s)" % len(hits)
 
 
+def judge_row(row, native, result, report, progress=False):
+    """(ok, notes) for one program: native (exit, stdout); result (exit, stdout, stderr, timed
+    out) of `cucheck run`. The native run must exit as the table says and cucheck like it."""
+    ncode, nout = native
+    ok, notes = verdict.judge(result[0], result[2], report, "run",
+                              [row["expect"]] if row["expect"] else [], ncode, need="launches",
+                              timed_out=result[3])
+    if ncode != row["exit"]:
+        ok = False
+        notes.append("native exit %d, expected %d" % (ncode, row["exit"]))
+    records, _ = verdict.read_report(report)
+    ok2, why2 = check_exactness(verdict.report_findings(records), row, progress)
+    if why2:
+        notes.append(why2)
+    if "same-output" in row["checks"] and result[1] != nout:
+        ok2 = False
+        notes.append("stdout differs under cucheck")
+    return ok and ok2, notes
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cucheck", required=True)
@@ -88,12 +113,19 @@ def main():
     if not nvcc:
         print("SKIPPED: nvcc not found")
         return 77
-    rows = expectations.load(os.path.join(HERE, "expected.txt"), HERE)
+    try:
+        rows = expectations.load(os.path.join(HERE, "expected.txt"), HERE)
+    except expectations.ExpectationError as err:
+        print("error: %s" % err)
+        return 2
     bad = [m for m in (expectations.check_marker(r) for r in rows) if m]
     bin_dir = os.path.join(args.build_dir, "bin")
     sources = sorted({expectations.source_path(r) for r in rows if not expectations.is_python(r)})
     errors = build(nvcc, sources, bin_dir, gencode_flags())
     failures = list(bad)
+    torch_ok, torch_why = True, ""
+    if any(expectations.is_python(r) for r in rows):
+        torch_ok, torch_why = torch_with_cuda(args.python)
     print("| program | expected | native exit | result | details |")
     print("|---|---|---|---|---|")
     for row in rows:
@@ -101,35 +133,20 @@ def main():
         if errors.get(os.path.splitext(name)[0]):
             failures.append("%s: build failed: %s" % (name, errors[name][-300:]))
             continue
+        if expectations.is_python(row) and not torch_ok:
+            print("| %s | %s | - | SKIP | %s |" % (name, row["kind"], torch_why))
+            continue
         cmd = program_cmd(row, bin_dir, args.python)
         ncode, nout, _ = run(cmd)
         report = os.path.join(args.build_dir, name + (".progress" if args.progress else "") + ".jsonl")
         if os.path.exists(report):
             os.remove(report)
         opts = ["--progress", "on"] if args.progress else []
-        code, out, err = run([args.cucheck, "--format", "json", "--output", report, "run"] + opts +
-                             ["--"] + cmd)
-        try:
-            with open(report, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            text = out + err
+        result = run_timed([args.cucheck, "--format", "json", "--output", report, "run"] + opts +
+                           ["--"] + cmd)
         with open(report + ".log", "w", encoding="utf-8") as fh:
-            fh.write(out + err)
-        found = findings.extract(text)
-        ok, why = findings.match(found, row["kind"], row["kernel"], row["location"])
-        notes = [why]
-        ok2, why2 = check_exactness(found, row, args.progress)
-        if why2:
-            notes.append(why2)
-        status = ok and ok2 and ncode == row["exit"] and code == ncode
-        if ncode != row["exit"]:
-            notes.append("native exit %d, expected %d" % (ncode, row["exit"]))
-        if code != ncode:
-            notes.append("exit %d under cucheck, %d natively" % (code, ncode))
-        if "same-output" in row["checks"] and out != nout:
-            status = False
-            notes.append("stdout differs under cucheck")
+            fh.write(result[1] + result[2])
+        status, notes = judge_row(row, (ncode, nout), result, report, args.progress)
         print("| %s | %s | %d | %s | %s |" % (name, row["kind"], ncode, "PASS" if status else "FAIL",
                                             "; ".join(notes)))
         if not status:

@@ -1,10 +1,13 @@
 """Compares `cucheck inspect --json` with `cuobjdump --list-elf` / `--list-ptx` on given files
-(e.g. PyTorch's CUDA libraries): the multiset of (kind, arch) entries must agree.
+(e.g. PyTorch's CUDA libraries): the multiset of (kind, arch) entries must agree, and each file
+must hold at least one entry (two empty lists agree on nothing: a file without device code, a
+cuobjdump that failed or a cucheck that printed no JSON is a failure, not a pass).
 Usage: python3 compare_cuobjdump.py CUCHECK FILE... ; prints a markdown table, exits 1 on a
-mismatch. Standard library only."""
+mismatch or an empty comparison, 2 without files or without cuobjdump. Standard library only."""
 import collections
 import json
 import re
+import shutil
 import subprocess
 import sys
 
@@ -12,10 +15,18 @@ LINE = re.compile(r"^(ELF|PTX) file\s+\d+:\s+(\S+)$")
 ARCH = re.compile(r"\.(sm_\d+[af]?|compute_\d+[af]?)\.(cubin|ptx)$")
 
 
-def cuobjdump_entries(path):
+def cuobjdump_entries(cuobjdump, path):
+    """(Counter of (kind, arch), None) or (partial Counter, error text)."""
     counts = collections.Counter()
     for flag in ("--list-elf", "--list-ptx"):
-        out = subprocess.run(["cuobjdump", flag, path], capture_output=True, text=True)
+        try:
+            out = subprocess.run([cuobjdump, flag, path], capture_output=True, text=True,
+                                 timeout=600)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            return counts, "cuobjdump %s: %s" % (flag, err)
+        if out.returncode != 0 and "does not contain" not in out.stderr:
+            return counts, "cuobjdump %s exited %d: %s" % (flag, out.returncode,
+                                                           out.stderr.strip()[-200:])
         for line in out.stdout.splitlines():
             m = LINE.match(line.strip())
             if not m:
@@ -26,33 +37,54 @@ def cuobjdump_entries(path):
             if kind == "ptx":
                 arch = arch.replace("sm_", "compute_")
             counts[(kind, arch)] += 1
-    return counts
+    return counts, None
 
 
 def cucheck_entries(cucheck, path):
-    out = subprocess.run([cucheck, "inspect", "--json", path], capture_output=True, text=True)
-    doc = json.loads(out.stdout)
-    counts, stubs = collections.Counter(), 0
-    for f in doc.get("files", []):
+    """(Counter of (kind, arch), None) or (empty Counter, error text)."""
+    try:
+        out = subprocess.run([cucheck, "inspect", "--json", path], capture_output=True,
+                             text=True, timeout=600)
+        doc = json.loads(out.stdout)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return collections.Counter(), "cucheck inspect: %s" % err
+    except ValueError:
+        return collections.Counter(), "cucheck inspect printed no JSON (exit %d): %s" % (
+            out.returncode, out.stderr.strip()[-200:])
+    counts = collections.Counter()
+    for f in doc.get("files", []) if isinstance(doc, dict) else []:
         for e in f.get("entries", []):
-            counts[(e["kind"], e["arch"])] += 1
-    return counts
+            counts[(e.get("kind"), e.get("arch"))] += 1
+    return counts, None
 
 
-def main():
-    cucheck, files = sys.argv[1], sys.argv[2:]
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) < 2:
+        print("usage: compare_cuobjdump.py CUCHECK FILE... (no file given: nothing to compare)")
+        return 2
+    cucheck, files = argv[0], argv[1:]
+    cuobjdump = shutil.which("cuobjdump") or shutil.which("/usr/local/cuda/bin/cuobjdump")
+    if not cuobjdump:
+        print("compare_cuobjdump.py: cuobjdump not found (PATH, /usr/local/cuda/bin)")
+        return 2
     bad = 0
     print("| file | cuobjdump sass/ptx | cucheck sass/ptx | agree |")
     print("|---|---|---|---|")
     for path in files:
-        a, b = cuobjdump_entries(path), cucheck_entries(cucheck, path)
+        (a, err_a), (b, err_b) = cuobjdump_entries(cuobjdump, path), cucheck_entries(cucheck, path)
         tot = lambda c, k: sum(v for (kk, _), v in c.items() if kk == k)
-        ok = a == b
+        errors = [e for e in (err_a, err_b) if e]
+        if not errors and not a:
+            errors.append("cuobjdump lists no device code in it: nothing compared")
+        ok = a == b and not errors
         if not ok:
             bad += 1
         print(f"| {path.split('/')[-1]} | {tot(a,'sass')}/{tot(a,'ptx')} | "
               f"{tot(b,'sass')}/{tot(b,'ptx')} | {'yes' if ok else 'NO'} |")
-        if not ok:
+        for e in errors:
+            print(f"|  {e} | | | |")
+        if a != b:
             diff = {k: (a.get(k, 0), b.get(k, 0)) for k in set(a) | set(b) if a.get(k) != b.get(k)}
             print(f"|  differences (cuobjdump, cucheck): {sorted(diff.items())[:12]} | | | |")
     return 1 if bad else 0

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """memcheck's GPU tests: builds the programs of tests/gpu/memcheck/ (and the memcheck examples)
-with nvcc -lineinfo, runs each natively and under `cucheck memcheck` in --mode full and in the
-default adaptive mode, and checks every row of expected.txt: the finding's kind, kernel and
-file:line (tests/gpu/findings.py), for device-side rows that it carries thread, block,
-address and size, and where a row gives values, their exact thread, block, size and address
-(or the address the program printed as "MC_EXPECT address=..."). Clean programs must report no error or warning. Prints a markdown table
-with the time of each run. Without a GPU: prints SKIPPED and exits 77.
+with nvcc -lineinfo, runs each natively and under `cucheck --format json --output FILE memcheck`
+in --mode full and in the default adaptive mode, and judges every run of expected.txt
+(tests/gpu/verdict.py): cucheck exits with the program's native status (1 with --on-error
+stop), did not crash or hang, collected a process report, the report parses, memcheck's note
+names the mode it ran in (and, for a program with a device bug, a checked launch), and the
+findings are exactly the program's rows: kind, kernel, device line, thread, block, size,
+address (or the address the program printed as "MC_EXPECT address=..."), access; any other
+error or warning fails. Clean programs must report nothing and run cleanly natively too.
+Prints a markdown table with the time of each run. Without a GPU: prints SKIPPED and exits 77.
 
 usage: run_memcheck_gpu.py --cucheck BIN [--build-dir DIR] [--modes full,adaptive]
 Standard library only."""
 import argparse
-import json
 import os
-import subprocess
 import sys
 import time
 
@@ -22,6 +23,13 @@ REPO = os.path.dirname(os.path.dirname(GPU))
 sys.path.insert(0, GPU)
 import findings  # noqa: E402
 import run_gpu_tests  # noqa: E402
+import verdict  # noqa: E402
+
+VALUE_KEYS = ("thread", "block", "size", "address", "access")
+
+
+class TableError(Exception):
+    """A malformed expected.txt (the message names file and line)."""
 
 
 def load_rows(path):
@@ -31,11 +39,14 @@ def load_rows(path):
             text = line.strip()
             if not text or text.startswith("#"):
                 continue
+            where = "%s:%d" % (path, number)
             f = text.split()
             if len(f) not in (6, 7):
-                raise SystemExit("%s:%d: expected 6 or 7 columns, found %d" % (path, number, len(f)))
+                raise TableError("%s: expected 6 or 7 columns, found %d" % (where, len(f)))
             prog, kind, kernel, loc, what, opts = f[:6]
-            values = parse_values(f[6], "%s:%d" % (path, number)) if len(f) == 7 else {}
+            values, optional = parse_values(f[6], where) if len(f) == 7 else ({}, False)
+            if what not in ("device", "host"):
+                raise TableError("%s: column 5 is 'device' or 'host', not %r" % (where, what))
             src_dir = HERE
             if prog.startswith("examples/"):
                 prog = prog[len("examples/"):]
@@ -43,24 +54,52 @@ def load_rows(path):
             all_opts = [] if opts == "-" else opts.split(",")
             # "modes=full" (a '+'-joined list) limits the modes a row runs in; not a memcheck option
             modes = [o[len("modes="):].split("+") for o in all_opts if o.startswith("modes=")]
-            rows.append({"prog": prog, "src": os.path.join(src_dir, prog + ".cu"), "kind": kind,
-                         "kernel": None if kernel == "-" else kernel,
-                         "location": None if loc == "-" else loc, "device": what == "device",
-                         "opts": [o for o in all_opts if not o.startswith("modes=")],
-                         "modes": modes[0] if modes else None, "values": values,
-                         "where": "%s:%d" % (path, number)})
+            row = {"prog": prog, "src": os.path.join(src_dir, prog + ".cu"), "kind": kind,
+                   "kernel": None if kernel == "-" else kernel,
+                   "location": None if loc == "-" else loc, "device": what == "device",
+                   "opts": [o for o in all_opts if not o.startswith("modes=")],
+                   "modes": modes[0] if modes else None, "values": values,
+                   "optional": optional, "where": where}
+            if kind == "none" and (values or optional or what == "device"):
+                raise TableError("%s: a 'none' row is a host row without values" % where)
+            if kind != "none":
+                try:
+                    expect_of(row, "")
+                except findings.SpecError as err:
+                    raise TableError("%s: %s" % (where, err))
+            rows.append(row)
+    for key, members in groups(rows):
+        if len(members) > 1 and any(r["kind"] == "none" for r in members):
+            raise TableError("%s: a 'none' row must be the only row of %s with options %s"
+                             % (members[0]["where"], key[0], " ".join(key[1]) or "-"))
     return rows
 
 
 def parse_values(text, where):
-    """'thread=1.0.0;size=4;address=0x200|0x600' -> {key: [alternatives]}."""
-    values = {}
+    """'thread=1.0.0;size=4;address=0x200|0x600;optional' -> ({key: [alternatives]}, optional)."""
+    values, optional = {}, False
     for item in text.split(";"):
+        if item == "optional":
+            optional = True
+            continue
         key, eq, val = item.partition("=")
-        if not eq or key not in ("thread", "block", "size", "address"):
-            raise SystemExit("%s: bad value %r (thread=, block=, size=, address=)" % (where, item))
+        if not eq or key not in VALUE_KEYS or not val:
+            raise TableError("%s: bad value %r (thread=, block=, size=, address=, access=, "
+                             "optional)" % (where, item))
         values[key] = val.split("|")
-    return values
+    return values, optional
+
+
+def groups(rows):
+    """[((program, options, modes), [rows])]: the rows one cucheck run is judged by."""
+    out, index = [], {}
+    for row in rows:
+        key = (row["prog"], tuple(row["opts"]), tuple(row["modes"] or ()))
+        if key not in index:
+            index[key] = len(out)
+            out.append((key, []))
+        out[index[key]][1].append(row)
+    return out
 
 
 def printed_address(output):
@@ -71,19 +110,18 @@ def printed_address(output):
     return None
 
 
-def same_value(key, got, want):
-    if key in ("thread", "block"):
-        return isinstance(got, list) and ".".join(str(v) for v in got) == want
-    if key == "size":
-        return str(got) == want
-    try:
-        return int(str(got), 16) == int(want, 16)
-    except ValueError:
-        return False
+def expect_of(row, output):
+    """The findings.Expect of a row; address=printed becomes the address in output (an
+    impossible address when the program printed none, so that the row cannot match)."""
+    values = dict(row["values"])
+    if values.get("address") == ["printed"]:
+        values["address"] = [printed_address(output) or "0x0"]
+    return findings.Expect(row["kind"], row["kernel"], row["location"], values,
+                           optional=row["optional"], device=row["device"])
 
 
 def device_values_ok(found, kind, values, output):
-    """(ok, why): some finding of kind has every expected value."""
+    """(ok, why): some finding of kind has every expected value (used by the stress runner)."""
     if not values:
         return True, ""
     want = dict(values)
@@ -97,7 +135,7 @@ def device_values_ok(found, kind, values, output):
         if f.get("kind") not in kind.split("|"):
             continue
         d = f.get("device") or {}
-        if all(any(same_value(k, d.get(k), w) for w in alts) for k, alts in want.items()):
+        if all(any(findings.same_value(k, d.get(k), w) for w in alts) for k, alts in want.items()):
             return True, ""
         seen.append({k: d.get(k) for k in want})
     return False, "values %s expected, found %s" % (want, seen)
@@ -109,39 +147,68 @@ def marker_ok(row):
     base, _, line = row["location"].rpartition(":")
     src = os.path.join(os.path.dirname(row["src"]), base)
     try:
-        lines = open(src, encoding="utf-8").read().splitlines()
+        with open(src, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
         return "BUG" in lines[int(line) - 1]
     except (OSError, ValueError, IndexError):
         return False
 
 
-def device_fields_ok(found, kind):
-    kinds = kind.split("|")
-    for f in found:
-        d = f.get("device") or {}
-        if f.get("kind") in kinds and all(k in d for k in ("thread", "block", "address", "size")):
-            return True
-    return False
+def want_exit(members, native_code):
+    """cucheck's exit status for a run: 1 after --on-error stop, else the program's own."""
+    if any(o == "--on-error=stop" for o in members[0]["opts"]):
+        return 1
+    return native_code
 
 
-def main():
+def judge_run(members, mode, native_code, result, report):
+    """(ok, notes) for one run of one group in one mode; result: (exit, stdout, stderr, timed
+    out) of the cucheck run."""
+    code, out, err, timed_out = result
+    expects = [expect_of(r, out) for r in members if r["kind"] != "none"]
+    if any(r["values"].get("address") == ["printed"] for r in members) and \
+            printed_address(out) is None:
+        return False, ["the program printed no MC_EXPECT address under cucheck"]
+    need = "checked" if any(r["device"] for r in members) else None
+    ok, notes = verdict.judge(code, err, report, "memcheck", expects,
+                              want_exit(members, native_code), mode=mode, need=need,
+                              timed_out=timed_out)
+    if not expects and native_code != 0:
+        # a clean twin must run cleanly natively too (one that faults is no twin)
+        ok = False
+        notes.append("the clean program exits %d natively" % native_code)
+    return ok, notes
+
+
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cucheck", required=True)
     ap.add_argument("--build-dir", default=os.path.join(HERE, "build"))
     ap.add_argument("--modes", default="full,adaptive")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if not run_gpu_tests.gpu_present():
         print("SKIPPED: no GPU")
         return 77
     nvcc = run_gpu_tests.find_tool("nvcc", ["/usr/local/cuda/bin/nvcc"])
-    rows = load_rows(os.path.join(HERE, "expected.txt"))
+    if not nvcc:
+        print("SKIPPED: nvcc not found (needed to build the memcheck test programs)")
+        return 77
+    if not os.access(args.cucheck, os.X_OK):
+        print("error: --cucheck %s is not an executable" % args.cucheck)
+        return 2
+    try:
+        rows = load_rows(os.path.join(HERE, "expected.txt"))
+    except (OSError, TableError) as err:
+        print("error: %s" % err)
+        return 2
     bin_dir = os.path.join(args.build_dir, "bin")
     errors = run_gpu_tests.build(nvcc, sorted({r["src"] for r in rows}), bin_dir,
                                  run_gpu_tests.gencode_flags())
     table, failures = [], []
+    failures += ["%s: %s has no BUG marker" % (r["where"], r["location"])
+                 for r in rows if not marker_ok(r)]
     native = {}
-    for row in rows:
-        name = row["prog"]
+    for (name, opts, _), members in groups(rows):
         if errors.get(name):
             failures.append("%s: build failed: %s" % (name, errors[name][:300]))
             continue
@@ -150,51 +217,31 @@ def main():
             t0 = time.time()
             code, _, _ = run_gpu_tests.run([prog])
             native[name] = (code, time.time() - t0)
-        if not marker_ok(row):
-            failures.append("%s: %s has no BUG marker" % (row["where"], row["location"]))
+        kinds = "+".join(r["kind"] for r in members)
         for mode in args.modes.split(","):
-            if row["modes"] is not None and mode not in row["modes"]:
+            if members[0]["modes"] is not None and mode not in members[0]["modes"]:
                 continue
-            report = os.path.join(args.build_dir, "%s.%s.%d.json" % (name, mode, len(row["opts"])))
+            report = os.path.join(args.build_dir, "%s.%s.%d.json" % (name, mode, len(opts)))
             if os.path.exists(report):
                 os.remove(report)
             cmd = [args.cucheck, "--format", "json", "--output", report, "memcheck",
-                   "--mode", mode] + [o for opt in row["opts"] for o in opt.split("=", 1)]
+                   "--mode", mode] + [o for opt in opts for o in opt.split("=", 1)]
             t0 = time.time()
-            code, out, err = run_gpu_tests.run(cmd + ["--", prog])
+            result = run_gpu_tests.run_timed(cmd + ["--", prog])
             secs = time.time() - t0
-            try:
-                text = open(report, encoding="utf-8", errors="replace").read()
-            except OSError:
-                text = out + err
             with open(report + ".log", "w", encoding="utf-8") as fh:
-                fh.write(out + err)
-            found = findings.extract(text)
-            ok, why = findings.match(found, row["kind"], row["kernel"], row["location"])
-            if ok and row["device"] and row["kind"] != "none" and not device_fields_ok(found, row["kind"]):
-                ok, why = False, why + "; but without thread/block/address/size"
-            if ok and row["kind"] != "none":
-                vok, vwhy = device_values_ok(found, row["kind"], row["values"], out)
-                if not vok:
-                    ok, why = False, why + "; but " + vwhy
-            if ok and row["kind"] == "none" and native[name][0] != 0:
-                # a clean twin must run cleanly natively too (one that faults is no twin)
-                ok, why = False, "the clean program exits %d natively" % native[name][0]
-            first = next((f for f in found if f.get("kind") in row["kind"].split("|")), None)
-            detail = ""
-            if first is not None:
-                d = first.get("device") or {}
-                detail = "%s t%s b%s %s size %s x%s" % (
-                    first.get("kind"), d.get("thread"), d.get("block"), d.get("address"),
-                    d.get("size"), first.get("count", 1))
-            status = "PASS" if ok else "FAIL"
+                fh.write(result[1] + result[2])
+            ok, notes = judge_run(members, mode, native[name][0], result, report)
+            records, _ = verdict.read_report(report)
+            detail = "; ".join(findings.summarize(f) + " x%s" % f.get("count", 1)
+                               for f in findings.serious(verdict.report_findings(records)))
             if not ok:
                 failures.append("%s [%s %s]: %s (exit %d; log %s.log)" % (
-                    name, mode, " ".join(row["opts"]), why, code, report))
-            table.append((name, mode + (" " + " ".join(row["opts"]) if row["opts"] else ""),
-                          row["kind"], status, "%.2f" % native[name][1], "%.2f" % secs,
-                          str(native[name][0]), str(code), detail or why))
-    print("| program | mode | expected | result | native s | cucheck s | native exit | cucheck exit | finding |")
+                    name, mode, " ".join(opts), "; ".join(notes), result[0], report))
+            table.append((name, mode + (" " + " ".join(opts) if opts else ""), kinds,
+                          "PASS" if ok else "FAIL", "%.2f" % native[name][1], "%.2f" % secs,
+                          str(native[name][0]), str(result[0]), detail or "; ".join(notes)))
+    print("| program | mode | expected | result | native s | cucheck s | native exit | cucheck exit | findings |")
     print("|---|---|---|---|---|---|---|---|---|")
     for t in table:
         print("| %s |" % " | ".join(t))

@@ -7,13 +7,19 @@ reports about itself (counts it launched, CUDA-event times of its spin kernels):
   - memory operations: 2 H2D, 2 D2H, 1 memset, with their bytes;
   - the NVTX ranges the program opened;
   - the trace: valid JSON, spin kernels on two stream tracks, one flow start and end per
-    launch-to-kernel arrow, graph kernels linked to cudaGraphLaunch calls.
+    launch-to-kernel arrow, graph kernels linked to cudaGraphLaunch calls;
+  - the run itself (tests/gpu/verdict.py): cucheck exits 0 as the program does, collected a
+    process report, its --format json report parses, profile's note counts the kernel
+    instances it saw, and nothing is reported as an error or warning.
 Usage: check_profile.py CUCHECK KNOWN_WORK_BINARY WORKDIR   (exit 0 pass, 1 fail, 77 no GPU)"""
 import gzip
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import verdict  # noqa: E402
 
 
 def fail(msg):
@@ -26,8 +32,11 @@ def main():
     os.makedirs(work, exist_ok=True)
     summary = os.path.join(work, "summary.json")
     trace = os.path.join(work, "trace.json")
-    cmd = [cucheck, "profile", "--summary", "json", "--summary-file", summary, "--trace", trace,
-           "--gzip", "--", prog]
+    report = os.path.join(work, "report.jsonl")
+    if os.path.exists(report):
+        os.remove(report)
+    cmd = [cucheck, "--format", "json", "--output", report, "profile", "--summary", "json",
+           "--summary-file", summary, "--trace", trace, "--gzip", "--", prog]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired as e:
@@ -36,8 +45,9 @@ def main():
     sys.stderr.write(p.stderr)
     if "no CUDA-capable device" in p.stderr or "cudaErrorNoDevice" in p.stderr:
         return 77
-    if p.returncode != 0:
-        return fail("profile run exited with %d" % p.returncode)
+    ok, notes = verdict.judge(p.returncode, p.stderr, report, "profile", [], 0, need="launches")
+    if not ok:
+        return fail("the profile run: " + "; ".join(notes))
     expect = None
     for line in p.stdout.splitlines():
         if line.startswith("EXPECT "):

@@ -3,7 +3,9 @@
 deterministic PyTorch run, once under torch.profiler (Kineto, the independent measurement)
 and once under cucheck profile (the two cannot share a process: one CUPTI client each).
 Checks: kernel instances equal, total GPU kernel time within 2%, the NVTX ranges step /
-forward / backward / optimizer each seen once per step.
+forward / backward / optimizer each seen once per step, and the cucheck run itself
+(tests/gpu/verdict.py: exit 0, a process report collected, its --format json report parses,
+profile's note counts the kernel instances, no error or warning).
 Usage: compare_torch.py CUCHECK WORKDIR [STEPS]   (exit 0 pass, 1 fail, 77 no torch/GPU)"""
 import json
 import os
@@ -11,6 +13,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import verdict  # noqa: E402
 
 
 def main():
@@ -28,12 +32,17 @@ def main():
         print("FAIL: torch.profiler run: " + r.stderr[-2000:])
         return 1
     summary = os.path.join(work, "torch_summary.json")
-    p = subprocess.run([cucheck, "profile", "--summary", "json", "--summary-file", summary,
+    report = os.path.join(work, "torch_report.jsonl")
+    if os.path.exists(report):
+        os.remove(report)
+    p = subprocess.run([cucheck, "--format", "json", "--output", report, "profile", "--summary",
+                        "json", "--summary-file", summary,
                         "--trace", os.path.join(work, "torch_trace.json"), "--", sys.executable,
                         script, "--steps", str(steps)], capture_output=True, text=True)
     sys.stderr.write(p.stderr[-4000:])
-    if p.returncode != 0:
-        print("FAIL: cucheck profile run exited with %d" % p.returncode)
+    ok, notes = verdict.judge(p.returncode, p.stderr, report, "profile", [], 0, need="launches")
+    if not ok:
+        print("FAIL: the cucheck profile run: " + "; ".join(notes))
         return 1
     with open(ref_path) as f:
         ref = json.load(f)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # streamcheck with instrumented and learned access sets on a GPU (W1-6): runs the stream
 # examples, the PyTorch twins and the programs of this folder under `cucheck streamcheck` in
-# --mode default and --mode full (and a few in --mode api, to show what it gets wrong), checks
-# each verdict with tests/gpu/findings.py and how the launches got their access sets (access
-# events per source in the recorded stream, the closing note).
+# --mode default and --mode full (and a few in --mode api, to show what it gets wrong), judges
+# each run with tests/gpu/verdict.py (cucheck exits 0 as the program does, a process report was
+# collected, streamcheck's note names the mode and the launches it ordered, and the findings
+# are exactly the case's: a race names both sides, any other error or warning fails) and checks
+# how the launches got their access sets (access events per source in the recorded stream, the
+# closing note).
 #   halves.cu               two kernels on two streams write DISJOINT halves of one buffer:
 #                           clean in default/full; --mode api reports a race (false positive)
 #   halves.cu -DCC_OVERLAP  the racy twin (overlapping halves): race in every mode
@@ -22,11 +25,12 @@
 # CUCHECK=path/to/cucheck reuses a build (its agent next to it); otherwise one is built in
 # $CUCHECK_BUILD. Each cucheck run is killed after $SC_TIMEOUT seconds (default 120): a hang
 # fails its check instead of the whole script. Results (reports, logs, event dumps,
-# verdicts.md) go to $OUT. Exit 0 when every check passes (PyTorch cases are skipped without torch).
+# verdicts.md) go to $OUT. Exit 0 when every check passes (PyTorch cases are skipped, not passed,
+# without torch).
 set -u
 OUT="${OUT:-/tmp/sc-learned-out}"
 B="${CUCHECK_BUILD:-/tmp/sc-learned-build}"
-W=/tmp/sc-learned-work
+W="${SC_WORK:-/tmp/sc-learned-work}" # the programs built here
 T="${SC_TIMEOUT:-120}" # seconds one cucheck run may take (a hang fails its check)
 mkdir -p "$OUT" "$W"
 if [ -n "${CUCHECK:-}" ]; then
@@ -52,14 +56,15 @@ build reshape $D/reshape.cu
 
 fail=0
 count() { grep -c "$1" "$2" 2>/dev/null || true; }
-# check NAME MODE KIND KERNEL EXTRA PROGRAM...
-#   KIND: 'none' = clean, else finding kinds ('race|stream-race'); KERNEL: substring or '-'
+# check NAME MODE EXPECT EXTRA PROGRAM...
+#   EXPECT: 'none' = clean, else the one finding (tests/gpu/findings.py Expect), e.g.
+#   'kind=race;kernel=consume;other=produce' (the race's later side, and its earlier one)
 #   EXTRA: additional assertion: 'learned' (some learned access events), 'full' (instrumented
 #   events and no inferred ones), 'fallback:NAME' (the note names NAME as fallen back),
 #   'relearn' (learned events, at least 4 instrumented launches: 2 per shape, and exactly 1
 #   inferred access event: the first launch of the second shape), '-'
 check() {
-  local name=$1 mode=$2 kind=$3 kernel=$4 extra=$5; shift 5
+  local name=$1 mode=$2 kind=$3 extra=$4; shift 4
   local tag="$name.$mode" rep="$OUT/$name.$mode.json"
   rm -f "$rep" "$OUT/$tag.cuevt"*
   local t0; t0=$(date +%s%N)
@@ -75,8 +80,10 @@ check() {
   nf=$(count 'source=inferred' "$OUT/$tag.scn"); nlaunch=$(count '^launch ' "$OUT/$tag.scn")
   local ninl; ninl=$(grep '^launch ' "$OUT/$tag.scn" 2>/dev/null |
                      grep -c ' flags=0x[0-9a-f]*[4567cdef] ' || true) # CC_LAUNCH_FLAG_INSTRUMENTED
-  local verdict ok
-  verdict=$(python3 tests/gpu/findings.py "$rep" "$kind" "$kernel" - 2>&1); ok=$?
+  local verdict ok want=(--expect "$kind")
+  [ "$kind" = none ] && want=(--none)
+  verdict=$(python3 tests/gpu/verdict.py --report "$rep" --log "$OUT/$tag.log" --exit $rc \
+            --tool streamcheck --mode "$mode" --need launches "${want[@]}" 2>&1); ok=$?
   local xv="-"
   case "$extra" in
     learned) if [ "${nl:-0}" -gt 0 ]; then xv="learned ok"; else xv="FAIL: no learned events"; ok=1; fi ;;
@@ -98,35 +105,46 @@ check() {
 }
 echo '| case | mode | expected | cucheck exit | wall | launches | access events by source | verdict | extra check | closing note |' > "$OUT/verdicts.md"
 echo '|---|---|---|---|---|---|---|---|---|---|' >> "$OUT/verdicts.md"
+R='kind=race'
 for mode in default full; do
-  check stream_race $mode 'race|stream-race' consume - "$W/stream_race"
-  check stream_ok $mode none - - "$W/stream_ok"
+  # consume (stream b) reads buf, which produce (stream a) writes: instrumented in both modes
+  check stream_race $mode "$R;kernel=consume;access=read;other=produce;other-access=write" - \
+    "$W/stream_race"
+  check stream_ok $mode none - "$W/stream_ok"
   extra=learned; [ $mode = full ] && extra=full
-  check halves_ok $mode none - $extra "$W/halves_ok"
-  check halves_race $mode 'race|stream-race' fill_half $extra "$W/halves_race"
-  if [ $mode = full ]; then check reshape $mode none - full "$W/reshape"
-  else check reshape_known_fp $mode 'race|stream-race' fill_part relearn "$W/reshape"; fi
+  check halves_ok $mode none $extra "$W/halves_ok"
+  check halves_race $mode "$R;kernel=fill_half;other=fill_half" $extra "$W/halves_race"
+  if [ $mode = full ]; then check reshape $mode none full "$W/reshape"
+  else check reshape_known_fp $mode "$R;kernel=fill_part;other=fill_part" relearn "$W/reshape"; fi
+  # round 0: peek (stream b) reads through the table what bump (stream a) writes through it
   extra=fallback:bump; [ $mode = full ] && extra=full
-  check indirect $mode 'race|stream-race' bump $extra "$W/indirect"
+  check indirect $mode "$R;kernel=peek;other=bump" $extra "$W/indirect"
 done
 # What --mode api gets wrong here (expected): a false positive on the disjoint halves.
-check halves_ok api 'race|stream-race' fill_half - "$W/halves_ok"
-check halves_race api 'race|stream-race' fill_half - "$W/halves_race"
+check halves_ok api "$R;kernel=fill_half;other=fill_half" - "$W/halves_ok"
+check halves_race api "$R;kernel=fill_half;other=fill_half" - "$W/halves_race"
 if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
   for mode in default full; do
-    check torch_stream_race $mode 'race|stream-race' - - python3 examples/torch_stream_race.py
-    check torch_stream_ok $mode none - - python3 examples/torch_stream_ok.py
+    # torch.mul on the side stream against torch.rand's kernel on the default stream
+    check torch_stream_race $mode "$R;kernel=MulFunctor;other=distribution" - \
+      python3 examples/torch_stream_race.py
+    check torch_stream_ok $mode none - python3 examples/torch_stream_ok.py
   done
 else
-  echo "| torch_* | skipped: no torch with CUDA |" | tee -a "$OUT/verdicts.md"
+  echo "| torch_* | SKIPPED (not run, not passed): no torch with CUDA |" | tee -a "$OUT/verdicts.md"
 fi
 # Other tools must not see access events, nor run instrumented.
-timeout -k 5 "$T" "$CC" --record "$OUT/run_tool.cuevt" run -- "$W/halves_ok" > "$OUT/run_tool.log" 2>&1
+timeout -k 5 "$T" "$CC" --record "$OUT/run_tool.cuevt" --format json --output "$OUT/run_tool.json" \
+  run -- "$W/halves_ok" > "$OUT/run_tool.log" 2>&1
+rc=$?
 for f in "$OUT/run_tool.cuevt"*; do "$CC" dump "$f"; done > "$OUT/run_tool.scn" 2>&1
-if grep -q '^access' "$OUT/run_tool.scn"; then
+if ! v=$(python3 tests/gpu/verdict.py --report "$OUT/run_tool.json" --log "$OUT/run_tool.log" \
+         --exit $rc --tool run --need launches --none 2>&1); then
+  echo "| run tool | $v |" | tee -a "$OUT/verdicts.md"; fail=1
+elif grep -q '^access' "$OUT/run_tool.scn"; then
   echo "| run tool | FAIL: access events outside streamcheck |" | tee -a "$OUT/verdicts.md"; fail=1
 else
-  echo "| run tool | ok: no access events |" | tee -a "$OUT/verdicts.md"
+  echo "| run tool | ok: no access events; $v |" | tee -a "$OUT/verdicts.md"
 fi
 echo "streamcheck learned/full GPU checks: $([ $fail -eq 0 ] && echo PASS || echo FAIL)" |
   tee -a "$OUT/verdicts.md"

@@ -16,8 +16,12 @@
 #   late_kernel.cu -DCC_ORDERED             s2 waits on an event after the reads: clean
 #   torch_record_stream.py    tensor freed without record_stream, block reused: race
 #   torch_record_stream.py, CC_RECORD_STREAM=1  the twin: clean (skipped without torch)
-# Each run's verdict is checked with tests/gpu/findings.py; graph cases also check the closing
-# note's count of graph kernel nodes with inferred access sets.
+# Each run is judged by tests/gpu/verdict.py: cucheck exits 0 as the program does (no crash, no
+# timeout), its summary names a process report, the report parses, streamcheck's note names the
+# mode it ran in and the kernel launches it ordered, and the findings are exactly the case's: a
+# race names both sides (the later access's kernel, or copy, and the earlier one's); any other
+# error or warning fails. Graph cases also check the closing note's count of graph kernel nodes
+# with inferred access sets.
 # usage (repository root, GPU machine): CUCHECK=build/cucheck bash tests/gpu/streamcheck/run_targets.sh
 # CUCHECK=path/to/cucheck reuses a build (its agent next to it); otherwise one is built in
 # $CUCHECK_BUILD. SC_TIMEOUT (default 120) bounds each cucheck run: a hang fails its check, not
@@ -26,7 +30,7 @@
 set -u
 OUT="${OUT:-/tmp/sc-targets-out}"
 B="${CUCHECK_BUILD:-/tmp/sc-targets-build}"
-W=/tmp/sc-targets-work
+W="${SC_WORK:-/tmp/sc-targets-work}" # the programs built here
 T="${SC_TIMEOUT:-120}"
 ONLY="${SC_ONLY:-.}"
 D=tests/gpu/streamcheck
@@ -65,12 +69,14 @@ build late_kernel_ok $D/late_kernel.cu -DCC_ORDERED
 
 fail=0 npass=0 nfail=0
 count() { grep -c "$1" "$2" 2>/dev/null || true; }
-# check NAME MODE KIND KERNEL EXTRA [VAR=VALUE ...] -- PROGRAM...
-#   KIND: 'none' = clean, else finding kinds ('race|stream-race'); KERNEL: substring or '-'.
+# check NAME MODE EXPECT EXTRA [VAR=VALUE ...] -- PROGRAM...
+#   EXPECT: 'none' = clean, else the one finding (tests/gpu/findings.py Expect), e.g.
+#   'kind=race;kernel=consume;other=produce': the race's later side is consume, its earlier
+#   ("previous access") side produce.
 #   EXTRA: 'graphsets:all' (the note counts N > 0 graph kernel nodes, all with inferred sets),
 #   'graphsets:none' (N > 0 nodes, none with a set), or '-'. VAR=VALUE: environment of the run.
 check() {
-  local name=$1 mode=$2 kind=$3 kernel=$4 extra=$5; shift 5
+  local name=$1 mode=$2 kind=$3 extra=$4; shift 4
   local envs=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
@@ -85,14 +91,14 @@ check() {
     --format json --output "$rep" streamcheck --mode "$mode" -- "$@" > "$OUT/$tag.log" 2>&1
   local rc=$?
   local secs=$(( $(date +%s) - t0 ))
-  local verdict ok
+  local verdict ok want=(--expect "$kind")
+  [ "$kind" = none ] && want=(--none)
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     echo "TIMEOUT: killed after $T s" >> "$OUT/$tag.log"
     verdict="TIMEOUT after $T s (a hang: for graph cases try CUCHECK_SC_GRAPH_ARGS=0)"; ok=1
-  elif [ $rc -gt 128 ]; then
-    verdict="crashed (exit $rc)"; ok=1
   else
-    verdict=$(python3 tests/gpu/findings.py "$rep" "$kind" "$kernel" - 2>&1); ok=$?
+    verdict=$(python3 tests/gpu/verdict.py --report "$rep" --log "$OUT/$tag.log" --exit $rc \
+              --tool streamcheck --mode "$mode" --need launches "${want[@]}" 2>&1); ok=$?
   fi
   for f in "$OUT/$tag.cuevt"*; do [ -e "$f" ] && "$CC" dump "$f"; done > "$OUT/$tag.scn" 2>&1
   local ni nl nf
@@ -119,7 +125,7 @@ check() {
     "$xv" "${note:-no note}" | tee -a "$OUT/verdicts.md"
 }
 
-R='race|stream-race'
+R='kind=race'
 {
   echo '| case | mode | expected | verdict | PASS/FAIL | cucheck exit, wall | access events by source | extra check | closing note |'
   echo '|---|---|---|---|---|---|---|---|---|'
@@ -132,52 +138,65 @@ for mode in api default full; do
   # through the Tensor Memory Accelerator (cp.async.bulk.tensor with a tensor map), which the
   # Compute Sanitizer API offers no patch for: A's allocation is a pointer argument no patched
   # access touched, so it gets the inferred range (CUCHECK_SC_UNTOUCHED, on by default).
-  check cublas_race $mode "$R" fill_a - -- "$W/cublas_race"
+  # The later side is cuBLAS's GEMM kernel: its name varies with the GPU and cuBLAS version,
+  # but names a gemm (sm90_xmma_gemm_..., cutlass_..._sgemm_..., ampere_sgemm_...) or is one of
+  # Hopper's nvjet kernels.
+  check cublas_race $mode "$R;kernel=gemm|Gemm|GEMM|nvjet;other=fill_a" - -- "$W/cublas_race"
   if [ $mode != api ]; then
     # With the untouched-pointer rule switched off the instrumented set lacks A: the known
     # false negative it fixes (expected clean, so that the switch is seen to work).
-    check cublas_race_untouched_off_known_fn $mode none - - CUCHECK_SC_UNTOUCHED=0 -- "$W/cublas_race"
+    check cublas_race_untouched_off_known_fn $mode none - CUCHECK_SC_UNTOUCHED=0 -- "$W/cublas_race"
   fi
-  check cublas_ok $mode none - - -- "$W/cublas_ok"
-  check pipeline_ok $mode none - - -- "$W/pipeline_ok"
-  check pipeline_race $mode "$R" scale_chunk - -- "$W/pipeline_race"
+  check cublas_ok $mode none - -- "$W/cublas_ok"
+  check pipeline_ok $mode none - -- "$W/pipeline_ok"
+  # chunk 5's D2H copy (s2) reads d_out[5] while scale_chunk (s1) may still write it
+  check pipeline_race $mode "$R;kernel=memcpy;other=scale_chunk" - -- "$W/pipeline_race"
   if [ $mode = api ]; then
     # Known false positive of --mode api: scale_chunk's inferred range runs from its chunk to
     # the end of the one input allocation, over later chunks that s0 copies in unordered with
     # it. Expected here as a race, so that the day it is fixed this check says so.
-    check pipeline_onebuf_ok_known_fp $mode "$R" scale_chunk - -- "$W/pipeline_onebuf_ok"
+    # (the later side is the next chunk's H2D copy on s0, the earlier one scale_chunk).
+    check pipeline_onebuf_ok_known_fp $mode "$R;kernel=memcpy;other=scale_chunk" - -- \
+      "$W/pipeline_onebuf_ok"
   else
-    check pipeline_onebuf_ok $mode none - - -- "$W/pipeline_onebuf_ok"
+    check pipeline_onebuf_ok $mode none - -- "$W/pipeline_onebuf_ok"
   fi
   # Graph kernel nodes are neither instrumented nor learned: in every mode the agent gives them
   # inferred sets from the arguments the driver holds for the node (the closing note counts
   # them: graphsets:all), and --mode full takes inferred sets for graph nodes only.
-  check graph_race $mode "$R" clobber graphsets:all -- "$W/graph_race"
+  # clobber (s2) writes buf, which the graph's nodes g_produce and g_consume use: the races of
+  # one clobber launch fold into one finding, whose earlier side is either node.
+  check graph_race $mode "$R;kernel=clobber;other=g_produce|g_consume" graphsets:all -- \
+    "$W/graph_race"
   # Known false negative: once the captured graph is destroyed (PyTorch does so after
   # instantiating it), the driver no longer gives the node's arguments, so its nodes have no
   # access sets. Expected clean here, so that the day it is fixed this check says so. (--mode
   # api runs on CUPTI, which lists a graph's nodes at its launch: a destroyed graph has none to
   # list, so no node events at all, and the node count is not checked.)
   gs=graphsets:none; [ $mode = api ] && gs=-
-  check graph_destroyed_race_known_fn $mode none - $gs -- "$W/graph_destroyed_race"
-  check graph_ok $mode none - graphsets:all -- "$W/graph_ok"
+  check graph_destroyed_race_known_fn $mode none $gs -- "$W/graph_destroyed_race"
+  check graph_ok $mode none graphsets:all -- "$W/graph_ok"
   # A new kernel after 6,000 launches that needed no instrumentation (streamcheck had turned
   # launch-end callbacks off): its first launch gets an inferred set, its second is instrumented.
-  check late_kernel_race $mode "$R" late_writer - -- "$W/late_kernel_race"
-  check late_kernel_ok $mode none - - -- "$W/late_kernel_ok"
-  check graph_disjoint_ok $mode none - graphsets:all -- "$W/graph_disjoint_ok"
+  check late_kernel_race $mode "$R;kernel=late_writer;other=steady_reader" - -- \
+    "$W/late_kernel_race"
+  check late_kernel_ok $mode none - -- "$W/late_kernel_ok"
+  check graph_disjoint_ok $mode none graphsets:all -- "$W/graph_disjoint_ok"
 done
 # The switch works, and without node arguments --mode api cannot see the race (a known false
 # negative of the switched-off path: the nodes have no access sets).
-check graph_race_noargs_known_fn api none - graphsets:none CUCHECK_SC_GRAPH_ARGS=0 -- "$W/graph_race"
+check graph_race_noargs_known_fn api none graphsets:none CUCHECK_SC_GRAPH_ARGS=0 -- "$W/graph_race"
 
 if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
   for mode in api default full; do
-    check torch_record_stream_race $mode "$R" - - -- python3 $D/torch_record_stream.py
-    check torch_record_stream_ok $mode none - - CC_RECORD_STREAM=1 -- python3 $D/torch_record_stream.py
+    # z.fill_ (default stream) reuses x's block while the side stream's x * 2.0 may read it
+    check torch_record_stream_race $mode "$R;kernel=FillFunctor;other=MulFunctor" - -- \
+      python3 $D/torch_record_stream.py
+    check torch_record_stream_ok $mode none - CC_RECORD_STREAM=1 -- python3 $D/torch_record_stream.py
   done
 else
-  echo "| torch_record_stream | all | - | SKIPPED: no torch with CUDA | - |" | tee -a "$OUT/verdicts.md"
+  echo "| torch_record_stream | all | - | SKIPPED (not run, not passed): no torch with CUDA | - |" |
+    tee -a "$OUT/verdicts.md"
 fi
 say "$npass passed, $nfail failed; table in $OUT/verdicts.md"
 echo "streamcheck target programs: $([ $fail -eq 0 ] && echo PASS || echo FAIL)" |

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
+#include "core/grow.h"
+#include "core/hashmap.h"
 
-#define CC_KN_MAX 65536u   /* distinct (function, string) pairs kept: a power of two */
+#define CC_KN_MAX 65536u   /* distinct (function, string) pairs kept */
 #define CC_KN_LOCAL 256u   /* per-thread cache entries: a power of two */
 
 typedef struct cc_kn_entry {
@@ -20,49 +22,40 @@ typedef struct cc_kn_entry {
 } cc_kn_entry;
 
 static pthread_mutex_t cc_kn_lock = PTHREAD_MUTEX_INITIALIZER;
-static cc_kn_entry *cc_kn_table; /* open addressing, CC_KN_MAX * 2 slots */
-static size_t cc_kn_count;
+static cc_kn_entry *cc_kn_entries; /* in order of first sight */
+static size_t cc_kn_count, cc_kn_cap;
+static cc_hashmap cc_kn_index = CC_HASHMAP_INIT; /* cc_kn_key -> index into cc_kn_entries */
 static _Thread_local cc_kn_entry cc_kn_local[CC_KN_LOCAL];
 
-static size_t cc_kn_hash(const void *function, const char *source)
+static uint64_t cc_kn_key(const void *function, const char *source)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)function * 0x9e3779b97f4a7c15ull) ^
-                 ((uint64_t)(uintptr_t)source * 0xc2b2ae3d27d4eb4full);
-    return (size_t)(h >> 32);
+    return cc_hash_combine(cc_hash_combine(0, (uintptr_t)function), (uintptr_t)source);
 }
 
 /* The kept copy of (function, source), made on first sight; NULL when full or out of memory.
  * Lock held. */
-static const char *cc_kn_find_or_add(const void *function, const char *source, size_t h)
+static const char *cc_kn_find_or_add(const void *function, const char *source, uint64_t key)
 {
-    const size_t cap = (size_t)CC_KN_MAX * 2;
-    if (cc_kn_table == NULL) {
-        cc_kn_table = calloc(cap, sizeof *cc_kn_table);
-        if (cc_kn_table == NULL) {
-            return NULL;
-        }
-    }
-    for (size_t i = 0; i < cap; i++) {
-        cc_kn_entry *e = &cc_kn_table[(h + i) & (cap - 1)];
-        if (e->copy == NULL) {
-            if (cc_kn_count >= CC_KN_MAX) {
-                return NULL;
-            }
-            char *copy = strdup(source);
-            if (copy == NULL) {
-                return NULL;
-            }
-            e->function = function;
-            e->source = source;
-            e->copy = copy;
-            cc_kn_count++;
-            return copy;
-        }
+    size_t cursor = 0;
+    for (uint64_t *i; (i = cc_hashmap_find_next(&cc_kn_index, key, &cursor)) != NULL;) {
+        const cc_kn_entry *e = &cc_kn_entries[*i];
         if (e->function == function && e->source == source) {
             return e->copy;
         }
     }
-    return NULL;
+    if (cc_kn_count >= CC_KN_MAX || CC_ARRAY_RESERVE(cc_kn_entries, cc_kn_cap, cc_kn_count + 1)) {
+        return NULL;
+    }
+    char *copy = strdup(source);
+    if (copy == NULL) {
+        return NULL;
+    }
+    if (cc_hashmap_add(&cc_kn_index, key, cc_kn_count) != 0) {
+        free(copy);
+        return NULL;
+    }
+    cc_kn_entries[cc_kn_count++] = (cc_kn_entry){function, source, copy};
+    return copy;
 }
 
 const char *cc_agent_kernel_name(const void *function, const char *source)
@@ -70,13 +63,13 @@ const char *cc_agent_kernel_name(const void *function, const char *source)
     if (source == NULL) {
         return "";
     }
-    size_t h = cc_kn_hash(function, source);
-    cc_kn_entry *local = &cc_kn_local[h & (CC_KN_LOCAL - 1)];
+    uint64_t key = cc_kn_key(function, source);
+    cc_kn_entry *local = &cc_kn_local[(key >> 32) & (CC_KN_LOCAL - 1)];
     if (local->copy != NULL && local->function == function && local->source == source) {
         return local->copy;
     }
     pthread_mutex_lock(&cc_kn_lock);
-    const char *copy = cc_kn_find_or_add(function, source, h);
+    const char *copy = cc_kn_find_or_add(function, source, key);
     pthread_mutex_unlock(&cc_kn_lock);
     if (copy == NULL) {
         return source;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "agent/host/host_python_runtime.h"
+#include "core/hash.h"
 
 enum { CC_PY_UNKNOWN = 0, CC_PY_READY = 1, CC_PY_ABSENT = -1, CC_PY_UNSUPPORTED = -2 };
 
@@ -124,13 +125,6 @@ const char *cc_py_status(void)
     return cc_py.status;
 }
 
-static uint64_t cc_py_mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ull;
-    return h ^ (h >> 31);
-}
-
 /* The byte offset of the frame's current instruction in code (-1: before the first), or -2 when
  * the frame is to be skipped (not started yet), or -3 when something is odd. */
 static int32_t cc_py_frame_offset(const cc_py_layout *L, const char *frame, const char *code,
@@ -209,11 +203,15 @@ int cc_py_capture(cc_py_frame *frames, int max)
             break;
         }
         if (offset != -2) {
-            uint64_t ident = cc_py_mix(0x9E37, (uint64_t)(uintptr_t)cc_py_load_ptr(code, L->co_filename));
-            ident = cc_py_mix(ident, (uint64_t)(uintptr_t)cc_py_load_ptr(
-                                         code, L->co_qualname >= 0 ? L->co_qualname : L->co_name));
-            ident = cc_py_mix(ident, (uint64_t)(uintptr_t)cc_py_load_ptr(code, L->co_linetable));
-            ident = cc_py_mix(ident, (uint64_t)(uint32_t)cc_py_load_i32(code, L->co_firstlineno));
+            const char *name = cc_py_load_ptr(code, L->co_qualname >= 0 ? L->co_qualname
+                                                                        : L->co_name);
+            uint64_t ident = cc_hash_combine(
+                0x9E37, (uint64_t)(uintptr_t)cc_py_load_ptr(code, L->co_filename));
+            ident = cc_hash_combine(ident, (uint64_t)(uintptr_t)name);
+            ident = cc_hash_combine(
+                ident, (uint64_t)(uintptr_t)cc_py_load_ptr(code, L->co_linetable));
+            ident = cc_hash_combine(
+                ident, (uint64_t)(uint32_t)cc_py_load_i32(code, L->co_firstlineno));
             frames[n].code = code;
             frames[n].offset = offset;
             frames[n].pad = 0;

@@ -21,6 +21,8 @@ typedef struct cc_py_text_slot {
     char text[CC_PY_TEXT_MAX];
 } cc_py_text_slot;
 
+/* A direct-mapped cache of frame texts (a new text overwrites its slot), not a map: it keeps no
+ * entry it has no room for, so core/hashmap.h does not apply. */
 static pthread_mutex_t cc_py_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cc_py_text_slot *cc_py_cache; /* allocated on first use */
 

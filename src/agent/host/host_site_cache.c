@@ -82,6 +82,8 @@ int cc_site_cache_enabled(void)
 #endif
 }
 
+/* A cache, not a map: an entry may be evicted at any time (least recently used in its set), and
+ * entries are variable-length frame chains; core/hashmap.h does not fit and is not wanted here. */
 static unsigned cc_site_set(uintptr_t here)
 {
     return (unsigned)(((uint64_t)(here >> 4) * 0x9E3779B97F4A7C15ull) >> 58) & (CC_SITE_SETS - 1);

@@ -24,6 +24,7 @@
 #include "agent/host/host_symbolize.h"
 #include "agent/host/host_unwind.h"
 #include "agent/core/agent_knobs.h"
+#include "core/hashmap.h"
 
 #define CC_NATIVE_MAX 48 /* return addresses captured (the agent's and CUDA's own included) */
 #define CC_PY_MAX 16     /* Python frames captured */
@@ -36,14 +37,8 @@
 #define CC_FRAME_TEXT 320
 #define CC_STACKS_MAX (1u << 20) /* distinct stacks per process; later new ones get no stack */
 
-typedef struct cc_stack_slot {
-    uint64_t hash; /* 0: empty */
-    uint64_t id;
-} cc_stack_slot;
-
 static pthread_mutex_t cc_stacks_lock = PTHREAD_MUTEX_INITIALIZER;
-static cc_stack_slot *cc_stacks;
-static size_t cc_stacks_cap, cc_stacks_count;
+static cc_hashmap cc_stacks = CC_HASHMAP_INIT; /* hash of a raw stack -> its id */
 static uint64_t cc_stacks_next_id = 1;
 static atomic_uint cc_stacks_generation = 1; /* bumped in a fork child: per-thread caches reset */
 static int cc_stacks_full_noted;
@@ -62,65 +57,6 @@ static cc_raw_stack *cc_raw_head, **cc_raw_tail = &cc_raw_head;
 static _Thread_local unsigned cc_last_generation;
 static _Thread_local uint64_t cc_last_hash, cc_last_id;
 
-static uint64_t cc_mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ull;
-    return h ^ (h >> 31);
-}
-
-static size_t cc_slot_of(uint64_t hash, size_t cap)
-{
-    return (size_t)(hash * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
-}
-
-/* With the lock held: the id of hash, or 0. */
-static uint64_t cc_stacks_find(uint64_t hash)
-{
-    if (cc_stacks_cap == 0) {
-        return 0;
-    }
-    size_t j = cc_slot_of(hash, cc_stacks_cap);
-    while (cc_stacks[j].hash != 0) {
-        if (cc_stacks[j].hash == hash) {
-            return cc_stacks[j].id;
-        }
-        j = (j + 1) & (cc_stacks_cap - 1);
-    }
-    return 0;
-}
-
-/* With the lock held: remember hash -> id; 0 if the table cannot grow. */
-static int cc_stacks_insert(uint64_t hash, uint64_t id)
-{
-    if ((cc_stacks_count + 1) * 2 > cc_stacks_cap) {
-        size_t ncap = cc_stacks_cap != 0 ? cc_stacks_cap * 2 : 1024;
-        cc_stack_slot *n = calloc(ncap, sizeof *n);
-        if (n == NULL) {
-            return -1;
-        }
-        for (size_t i = 0; i < cc_stacks_cap; i++) {
-            if (cc_stacks[i].hash != 0) {
-                size_t j = cc_slot_of(cc_stacks[i].hash, ncap);
-                while (n[j].hash != 0) {
-                    j = (j + 1) & (ncap - 1);
-                }
-                n[j] = cc_stacks[i];
-            }
-        }
-        free(cc_stacks);
-        cc_stacks = n;
-        cc_stacks_cap = ncap;
-    }
-    size_t j = cc_slot_of(hash, cc_stacks_cap);
-    while (cc_stacks[j].hash != 0) {
-        j = (j + 1) & (cc_stacks_cap - 1);
-    }
-    cc_stacks[j].hash = hash;
-    cc_stacks[j].id = id;
-    cc_stacks_count++;
-    return 0;
-}
 
 /* Symbolizes a new stack and emits its definition (lock held; runs once per distinct stack):
  * the Python frames first, then the native frames of the program (the agent's and CUDA's own
@@ -241,13 +177,13 @@ uint64_t cc_agent_callsite(void)
         return cached_id;
     }
     for (int i = 0; i < npy; i++) {
-        hash = cc_mix(hash, (uint64_t)(uintptr_t)py[i].code);
-        hash = cc_mix(hash, (uint64_t)(uint32_t)py[i].offset);
-        hash = cc_mix(hash, py[i].ident);
+        hash = cc_hash_combine(hash, (uint64_t)(uintptr_t)py[i].code);
+        hash = cc_hash_combine(hash, (uint64_t)(uint32_t)py[i].offset);
+        hash = cc_hash_combine(hash, py[i].ident);
     }
     int npcs = npy > 0 && !cc_native_with_python() ? 0 : cc_host_unwind(pcs, CC_NATIVE_MAX);
     for (int i = 0; i < npcs; i++) {
-        hash = cc_mix(hash, pcs[i]);
+        hash = cc_hash_combine(hash, pcs[i]);
     }
     if (hash == 0) {
         hash = 1;
@@ -257,10 +193,11 @@ uint64_t cc_agent_callsite(void)
         id = cc_last_id;
     } else {
         pthread_mutex_lock(&cc_stacks_lock);
-        id = cc_stacks_find(hash);
-        if (id == 0 && cc_stacks_count < CC_STACKS_MAX) {
+        const uint64_t *known = cc_hashmap_get(&cc_stacks, hash);
+        id = known != NULL ? *known : 0;
+        if (id == 0 && cc_stacks.count < CC_STACKS_MAX) {
             id = cc_stacks_next_id++;
-            if (cc_stacks_insert(hash, id) == 0) {
+            if (cc_hashmap_put(&cc_stacks, hash, id) == 0) {
                 cc_keep_raw_stack(id, pcs, npcs, py, npy);
             } else {
                 id = 0;
@@ -360,10 +297,7 @@ void cc_agent_stacks_after_fork(void)
     /* The child's stream starts afresh: the parent's stack definitions are not in it. */
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
     cc_stacks_lock = fresh;
-    if (cc_stacks != NULL) {
-        memset(cc_stacks, 0, cc_stacks_cap * sizeof *cc_stacks);
-    }
-    cc_stacks_count = 0;
+    cc_hashmap_clear(&cc_stacks);
     cc_raw_head = NULL; /* the parent's pending stacks are the parent's (leaked, not freed) */
     cc_raw_tail = &cc_raw_head;
     atomic_fetch_add(&cc_stacks_generation, 1);

@@ -191,7 +191,7 @@ typedef struct cc_instr_state {
     /* contexts and modules */
     cc_instr_ctx **ctxs;           /* each allocated on its own: its address is stable while
                                     * it lives (a launch binds its slot outside the lock) */
-    size_t nctx;
+    size_t nctx, ctxcap;
     cc_instr_module *mods;
     size_t nmods, modcap;
     /* counters */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "agent/core/agent.h"
 #include "agent/instr/instr_internal.h"
+#include "core/grow.h"
 
 #define CC_INSTR_CUBIN_BUDGET (256ull << 20) /* bytes of cubins kept for line lookup */
 
@@ -160,16 +161,10 @@ void cc_instr_patch_at_load(CUmodule module)
 void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (g->nmods == g->modcap) {
-        size_t cap = g->modcap ? g->modcap * 2 : 64;
-        cc_instr_module *p = realloc(g->mods, cap * sizeof *p);
-        if (p == NULL) {
-            return;
-        }
-        g->mods = p;
-        g->modcap = cap;
+    cc_instr_module *m = CC_ARRAY_PUSH(g->mods, g->nmods, g->modcap);
+    if (m == NULL) {
+        return;
     }
-    cc_instr_module *m = &g->mods[g->nmods++];
     memset(m, 0, sizeof *m);
     m->heap_user = -1;
     m->module = d->module;

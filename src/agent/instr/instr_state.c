@@ -7,6 +7,7 @@
 #include <string.h>
 #include "agent/core/agent.h"
 #include "agent/instr/instr_internal.h"
+#include "core/grow.h"
 
 cc_instr_state cc_instr_g = {
     .patch_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -50,14 +51,8 @@ void cc_instr_table_add(uint64_t base, uint64_t size, int weak)
             i++;
         }
     }
-    if (g->ntable == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 256;
-        cc_mc_range *p = realloc(g->table, cap * sizeof *p);
-        if (p == NULL) {
-            return;
-        }
-        g->table = p;
-        g->cap = cap;
+    if (CC_ARRAY_RESERVE(g->table, g->cap, g->ntable + 1)) {
+        return;
     }
     size_t at = table_upper(base);
     memmove(&g->table[at + 1], &g->table[at], (g->ntable - at) * sizeof g->table[0]);
@@ -136,11 +131,9 @@ cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx)
             return g->ctxs[i]->broken ? NULL : g->ctxs[i];
         }
     }
-    cc_instr_ctx **p = realloc(g->ctxs, (g->nctx + 1) * sizeof *p);
-    if (p == NULL) {
+    if (CC_ARRAY_RESERVE(g->ctxs, g->ctxcap, g->nctx + 1)) {
         return NULL;
     }
-    g->ctxs = p;
     cc_instr_ctx *c = calloc(1, sizeof *c);
     if (c == NULL) {
         return NULL;

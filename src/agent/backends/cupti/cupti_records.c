@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/backends/cupti/cupti_bridge.h"
+#include "core/hashmap.h"
 
 #define CC_CUPTI_BUFFER_SIZE (8u << 20)
 #define CC_CUPTI_NAME_SLOTS 2048u
@@ -254,54 +255,27 @@ static void on_device(const CUpti_ActivityDevice5 *d)
     cc_cupti_emit(&ev);
 }
 
-/* ---- NVTX: START markers wait here for their END (an open-addressing table by id) ---- */
-typedef struct {
-    uint64_t id;       /* 0 = empty slot */
+/* ---- NVTX: START markers wait here for their END (by id) ---- */
+typedef struct open_range {
     uint64_t start;
     uint32_t tid;
-    char *name, *domain;
+    const char *name, *domain; /* copies, in the same block after the struct */
 } open_range;
 
 static pthread_mutex_t ranges_lock = PTHREAD_MUTEX_INITIALIZER;
-static open_range *ranges;
-static size_t ranges_cap, ranges_used;
+static cc_hashmap ranges = CC_HASHMAP_INIT; /* marker id -> open_range * */
 
-static open_range *range_slot(uint64_t id, int insert)
+static open_range *open_range_new(uint64_t start, uint32_t tid, const char *name,
+                                  const char *domain)
 {
-    if (insert && (ranges_used + 1) * 2 > ranges_cap) {
-        size_t nc = ranges_cap ? ranges_cap * 2 : 1024;
-        open_range *n = calloc(nc, sizeof *n);
-        if (!n) return NULL;
-        for (size_t i = 0; i < ranges_cap; i++) {
-            if (!ranges[i].id) continue;
-            size_t j = ranges[i].id & (nc - 1);
-            while (n[j].id) j = (j + 1) & (nc - 1);
-            n[j] = ranges[i];
-        }
-        free(ranges);
-        ranges = n;
-        ranges_cap = nc;
-    }
-    if (!ranges_cap) return NULL;
-    size_t j = id & (ranges_cap - 1);
-    while (ranges[j].id && ranges[j].id != id) j = (j + 1) & (ranges_cap - 1);
-    if (!ranges[j].id && !insert) return NULL;
-    return &ranges[j];
-}
-
-/* Removes the entry at slot s and re-places the entries of its probe run. */
-static void range_remove(open_range *s)
-{
-    size_t j = (size_t)(s - ranges);
-    ranges[j].id = 0;
-    ranges_used--;
-    for (size_t k = (j + 1) & (ranges_cap - 1); ranges[k].id; k = (k + 1) & (ranges_cap - 1)) {
-        open_range r = ranges[k];
-        ranges[k].id = 0;
-        size_t t = r.id & (ranges_cap - 1);
-        while (ranges[t].id) t = (t + 1) & (ranges_cap - 1);
-        ranges[t] = r;
-    }
+    size_t nlen = strlen(name) + 1, dlen = strlen(domain) + 1;
+    open_range *r = malloc(sizeof *r + nlen + dlen);
+    if (!r) return NULL;
+    char *text = (char *)(r + 1);
+    memcpy(text, name, nlen);
+    memcpy(text + nlen, domain, dlen);
+    *r = (open_range){start, tid, text, text + nlen};
+    return r;
 }
 
 static uint32_t marker_tid(const CUpti_ActivityMarker2 *m)
@@ -330,40 +304,31 @@ static void emit_range(uint64_t id, uint64_t start, uint64_t end, uint32_t tid,
 static void on_marker(const CUpti_ActivityMarker2 *m)
 {
     uint64_t t = ts(m->timestamp);
-    uint64_t id = (uint64_t)m->id + 1; /* 0 marks an empty slot */
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
         emit_range(m->id, t, t, marker_tid(m), marker_tid(m), m->name, m->domain);
         return;
     }
-    pthread_mutex_lock(&ranges_lock);
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
-        open_range *s = range_slot(id, 1);
-        if (s && !s->id) {
-            s->id = id;
-            s->start = t;
-            s->tid = marker_tid(m);
-            s->name = strdup(m->name ? m->name : "");
-            s->domain = strdup(m->domain ? m->domain : "");
-            ranges_used++;
-        }
+        open_range *r = open_range_new(t, marker_tid(m), m->name ? m->name : "",
+                                       m->domain ? m->domain : "");
+        if (!r) return;
+        pthread_mutex_lock(&ranges_lock);
+        int added = 0;
+        uint64_t *slot = cc_hashmap_get_or_add(&ranges, m->id, (uintptr_t)r, &added);
         pthread_mutex_unlock(&ranges_lock);
+        if (!slot || !added) free(r); /* no room, or that id is open already */
         return;
     }
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
-        open_range *s = range_slot(id, 0);
-        if (!s) {
-            pthread_mutex_unlock(&ranges_lock);
-            return;
-        }
-        open_range r = *s;
-        range_remove(s);
+        uint64_t found = 0;
+        pthread_mutex_lock(&ranges_lock);
+        int open = cc_hashmap_remove(&ranges, m->id, &found);
         pthread_mutex_unlock(&ranges_lock);
-        emit_range(m->id, r.start, t, r.tid, marker_tid(m), r.name, r.domain);
-        free(r.name);
-        free(r.domain);
-        return;
+        if (!open) return;
+        open_range *r = (open_range *)(uintptr_t)found;
+        emit_range(m->id, r->start, t, r->tid, marker_tid(m), r->name, r->domain);
+        free(r);
     }
-    pthread_mutex_unlock(&ranges_lock);
 }
 
 static void on_record(const CUpti_Activity *r)

@@ -61,6 +61,10 @@ static struct {
     uint64_t patched, patch_failed, bound;
 } cc_progress_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* The function and module tables are not core/hashmap.h tables: launches on any thread read them
+ * without the lock (each slot published by one atomic store, never moved), and a module that
+ * goes away leaves a mark (1) behind rather than shifting entries back, which a lock-free
+ * reader could miss. */
 static uint32_t hash_ptr(uintptr_t p, uint32_t mask)
 {
     return (uint32_t)(((uint64_t)p >> 4) * 0x9e3779b97f4a7c15ull >> 40) & mask;

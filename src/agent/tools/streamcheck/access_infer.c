@@ -15,6 +15,8 @@
 #include "agent/tools/streamcheck/access_infer.h"
 #include "agent/core/agent.h"
 #include "core/allocmap.h"
+#include "core/grow.h"
+#include "core/hashmap.h"
 #include "core/ptr_infer.h"
 #include "agent/tools/streamcheck/graph_node_args.h"
 #include "agent/core/self_time.h"
@@ -129,15 +131,9 @@ static int cc_ax_on_kernel(const char *name, const cc_kparam *p, uint32_t n, uin
 {
     (void)bytes;
     cc_ax_collect *c = user;
-    if (c->n == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 16;
-        cc_ax_kernel *nk = realloc(c->k, ncap * sizeof *nk);
-        if (nk == NULL) {
-            c->failed = 1;
-            return 1;
-        }
-        c->k = nk;
-        c->cap = ncap;
+    if (CC_ARRAY_RESERVE(c->k, c->cap, c->n + 1)) {
+        c->failed = 1;
+        return 1;
     }
     for (uint32_t i = 0; i < n; i++) {
         if (p[i].ordinal != i) {
@@ -201,18 +197,13 @@ static void cc_ax_module_loaded(const Sanitizer_ResourceModuleData *d)
     qsort(c.k, c.n, sizeof *c.k, cc_ax_by_name);
     pthread_mutex_lock(&cc_ax.lock);
     cc_ax_module_drop(d->module); /* a handle reused without an unload we saw */
-    if (cc_ax.nmods == cc_ax.modcap) {
-        size_t ncap = cc_ax.modcap ? cc_ax.modcap * 2 : 16;
-        cc_ax_module *nm = realloc(cc_ax.mods, ncap * sizeof *nm);
-        if (nm == NULL) {
-            pthread_mutex_unlock(&cc_ax.lock);
-            cc_ax_free_kernels(c.k, c.n);
-            return;
-        }
-        cc_ax.mods = nm;
-        cc_ax.modcap = ncap;
+    cc_ax_module *m = CC_ARRAY_PUSH(cc_ax.mods, cc_ax.nmods, cc_ax.modcap);
+    if (m == NULL) {
+        pthread_mutex_unlock(&cc_ax.lock);
+        cc_ax_free_kernels(c.k, c.n);
+        return;
     }
-    cc_ax.mods[cc_ax.nmods++] = (cc_ax_module){d->module, c.k, c.n};
+    *m = (cc_ax_module){d->module, c.k, c.n};
     pthread_mutex_unlock(&cc_ax.lock);
 }
 
@@ -225,11 +216,8 @@ static const cc_ax_kernel *cc_ax_driver_layout(CUfunction f)
 {
     static cc_ax_param_info_fn func_info, kernel_info;
     static int resolved;
-    static struct {
-        CUfunction f;
-        cc_ax_kernel *k;
-    } *known; /* every function asked about (the direct-mapped cache may forget one) */
-    static size_t nknown, capknown;
+    /* Every function asked about (the direct-mapped cache may forget one) -> its layout. */
+    static cc_hashmap known = CC_HASHMAP_INIT;
     if (!resolved) {
         void *p = cc_agent_driver_symbol("cuFuncGetParamInfo");
         memcpy(&func_info, &p, sizeof p);
@@ -240,10 +228,9 @@ static const cc_ax_kernel *cc_ax_driver_layout(CUfunction f)
     if (func_info == NULL || f == NULL) {
         return NULL;
     }
-    for (size_t i = 0; i < nknown; i++) {
-        if (known[i].f == f) {
-            return known[i].k;
-        }
+    const uint64_t *seen = cc_hashmap_get(&known, (uintptr_t)f);
+    if (seen != NULL) {
+        return (cc_ax_kernel *)(uintptr_t)*seen;
     }
     /* The runtime launches library kernels (CUkernel, which launch calls accept in place of a
      * CUfunction): those answer to cuKernelGetParamInfo. */
@@ -282,18 +269,7 @@ static const cc_ax_kernel *cc_ax_driver_layout(CUfunction f)
         }
         *k = (cc_ax_kernel){NULL, slots, n};
     }
-    if (nknown == capknown) {
-        size_t ncap = capknown ? capknown * 2 : 64;
-        void *nk = realloc(known, ncap * sizeof *known);
-        if (nk == NULL) {
-            return k; /* not remembered: asked again on a cache miss */
-        }
-        known = nk;
-        capknown = ncap;
-    }
-    known[nknown].f = f;
-    known[nknown].k = k;
-    nknown++;
+    cc_hashmap_put(&known, (uintptr_t)f, (uintptr_t)k); /* failing: asked again on a miss */
     return k;
 }
 

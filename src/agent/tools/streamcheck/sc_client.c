@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
+#include "core/grow.h"
 #include "agent/instr/instr_internal.h"
 #include "agent/tools/streamcheck/sc_agent.h"
 
@@ -20,7 +21,7 @@ typedef struct sc_slot {
     cc_mc_range *snap;              /* the table the launch ran with (host copy) */
     cc_sc_range_acc *host_acc;      /* accumulators read back */
     cc_al_range *ranges;            /* accessed allocations */
-    size_t host_cap, nsnap;
+    size_t snap_cap, host_acc_cap, ranges_cap, nsnap;
     cc_al_kernel *kernel;           /* default mode: what the launch teaches; NULL: nothing */
     cc_al_shape *shape;
     size_t nwords;
@@ -31,6 +32,7 @@ typedef struct sc_slot {
 
 static uint64_t cc_sc_lost; /* instrumented launches whose ranges could not be read back */
 
+/* Entries of a slot's device accumulators for a table of n ranges. */
 static size_t grow_to(size_t n)
 {
     size_t cap = 256;
@@ -51,24 +53,11 @@ static sc_slot *slot_state(cc_instr_ctx *c, int i, size_t n)
         }
         c->slots[i].extra = x;
     }
-    if (x->host_cap < n || x->snap == NULL) {
-        size_t cap = grow_to(n);
-        cc_mc_range *snap = realloc(x->snap, cap * sizeof *snap);
-        if (snap != NULL) {
-            x->snap = snap;
-        }
-        cc_sc_range_acc *acc = realloc(x->host_acc, cap * sizeof *acc);
-        if (acc != NULL) {
-            x->host_acc = acc;
-        }
-        cc_al_range *ranges = realloc(x->ranges, cap * sizeof *ranges);
-        if (ranges != NULL) {
-            x->ranges = ranges;
-        }
-        if (snap == NULL || acc == NULL || ranges == NULL) {
-            return NULL;
-        }
-        x->host_cap = cap;
+    size_t need = n > 0 ? n : 1; /* the arrays exist even for an empty table */
+    if (CC_ARRAY_RESERVE(x->snap, x->snap_cap, need) ||
+        CC_ARRAY_RESERVE(x->host_acc, x->host_acc_cap, need) ||
+        CC_ARRAY_RESERVE(x->ranges, x->ranges_cap, need)) {
+        return NULL;
     }
     return x;
 }

@@ -9,7 +9,6 @@
 
 #include "core/suppress.h"
 #include "cli/diag.h"
-#include "cli/input_check.h"
 
 const cc_option_spec cc_cli_global_options[] = {
     {"help", 0, NULL, "show help (for a tool or command: 'cucheck TOOL --help')"},
@@ -110,7 +109,6 @@ static int apply(cc_cli_opts *o, const char *name, const char *v, const char *cm
         char err[1024] = "";
         cc_suppressions *supp = cc_suppressions_load(v, err, sizeof err);
         if (!supp) {
-            cc_cli_printable(err);
             cc_cli_error("suppressions file %s", err);
             return CC_GOPT_ERROR;
         }

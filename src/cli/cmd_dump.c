@@ -72,8 +72,7 @@ int cc_cmd_dump(cc_cli_opts *g, int argc, char **argv)
     }
     cc_evt_reader *r = cc_evt_reader_open(file, err, sizeof err);
     if (!r) {
-        cc_cli_printable(err);
-        cc_cli_error("dump: %s: %s", file, err[0] ? err : "cannot open");
+        cc_cli_error("dump: %s", err[0] ? err : "cannot open");
         return 1;
     }
     cc_evt_writer *w = NULL;
@@ -97,7 +96,6 @@ int cc_cmd_dump(cc_cli_opts *g, int argc, char **argv)
         }
         if (rc < 0) {
             fflush(stdout);
-            cc_cli_printable(err);
             cc_cli_error("dump: %s: %s (after %llu events)", file, err[0] ? err : "read error",
                          nevents);
             status = 1;

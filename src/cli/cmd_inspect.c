@@ -1,10 +1,12 @@
 /* `cucheck inspect FILE|DIR...`: lists the device code inside binaries (fatbin entries with their
  * kind, architecture, PTX ISA, compression and sizes; kernels per cubin with their resources,
  * mangled and demangled names; line-info presence) as text or as one JSON object. Directories
- * are walked recursively and only files that carry CUDA code are listed. Exit status: 0, 1 if
- * any file could not be read, 2 for usage errors. */
+ * are walked recursively and only files that carry CUDA code are listed. Paths and names are
+ * printed escaped (core/text_escape.h). Exit status: 0, 1 if any file could not be read, 2 for
+ * usage errors. */
 #include "cli/commands.h"
 #include "cli/diag.h"
+#include "core/text_escape.h"
 #include "symbols/binary.h"
 #include "symbols/cubin.h"
 #include "symbols/demangle.h"
@@ -96,7 +98,8 @@ static void open_file(inspect_ctx *c, const cc_scan_stats *st)
         json_cstr(c->out, c->path);
         fprintf(c->out, ", \"kind\": \"%s\", \"entries\": [", cc_file_kind_name(st->kind));
     } else {
-        fprintf(c->out, "%s (%s)\n", c->path, cc_file_kind_name(st->kind));
+        cc_text_fputs(c->path, c->out);
+        fprintf(c->out, " (%s)\n", cc_file_kind_name(st->kind));
     }
 }
 
@@ -149,9 +152,13 @@ static int print_sass_kernel(const cc_kernel_info *k, void *user)
                 k->max_cluster_rank, k->uses_grid_sync ? "true" : "false",
                 (unsigned long long)k->code_bytes);
     } else {
-        fprintf(o, "      %s", k->name);
-        if (strcmp(dem, k->name) != 0)
-            fprintf(o, "  [%s]", dem);
+        fputs("      ", o);
+        cc_text_fputs(k->name, o); /* names come from the binary: escaped */
+        if (strcmp(dem, k->name) != 0) {
+            fputs("  [", o);
+            cc_text_fputs(dem, o);
+            fputc(']', o);
+        }
         fputs("\n        ", o);
         if (k->has_regs)
             fprintf(o, "regs %u", k->regs);
@@ -198,9 +205,13 @@ static int print_ptx_kernel(const cc_ptx_entry *e, void *user)
         json_dims(o, e->reqntid);
         fprintf(o, ", \"min_blocks\": %u, \"max_registers\": %u}", e->minnctapersm, e->maxnreg);
     } else {
-        fprintf(o, "      %s", name);
-        if (strcmp(dem, name) != 0)
-            fprintf(o, "  [%s]", dem);
+        fputs("      ", o);
+        cc_text_fputs(name, o); /* names come from the binary: escaped */
+        if (strcmp(dem, name) != 0) {
+            fputs("  [", o);
+            cc_text_fputs(dem, o);
+            fputc(']', o);
+        }
         if (e->maxntid[0])
             fprintf(o, "  max threads %ux%ux%u", e->maxntid[0], e->maxntid[1], e->maxntid[2]);
         if (e->minnctapersm)
@@ -318,8 +329,10 @@ static int on_image(const cc_code_image *img, void *user)
         fputs(", \"kernels\": [", o);
     } else {
         fprintf(o, "  [%u] %-4s %-14s", c->index, kind, arch);
-        if (img->member)
-            fprintf(o, " member %s", img->member);
+        if (img->member) {
+            fputs(" member ", o);
+            cc_text_fputs(img->member, o);
+        }
         if (e) {
             if (e->compression != CC_COMPRESS_NONE)
                 fprintf(o, " %s %llu -> %llu B", cc_compression_name(e->compression),
@@ -382,10 +395,12 @@ static void inspect_file(inspect_ctx *c, const char *path, int explicit_arg)
         c->with_code++;
     } else {
         c->without_code++;
-        if (explicit_arg && !c->json)
-            fprintf(c->out, "%s (%s): no CUDA device code\n", path, cc_file_kind_name(st.kind));
-        else if (explicit_arg)
+        if (explicit_arg && !c->json) {
+            cc_text_fputs(path, c->out);
+            fprintf(c->out, " (%s): no CUDA device code\n", cc_file_kind_name(st.kind));
+        } else if (explicit_arg) {
             open_file(c, &st);
+        }
     }
     close_file(c, error);
 }

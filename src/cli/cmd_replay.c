@@ -118,7 +118,6 @@ static int feed(cc_evt_reader *r, cc_session *s, const char *file, unsigned long
             return 0;
         }
         if (rc < 0) {
-            cc_cli_printable(err);
             cc_cli_error("replay: %s: %s (after %llu events)", file, err[0] ? err : "read error",
                          *nevents);
             return -1;
@@ -176,8 +175,7 @@ int cc_cmd_replay(cc_cli_opts *g, int argc, char **argv)
     }
     cc_evt_reader *reader = cc_evt_reader_open(file, err, sizeof err);
     if (!reader) {
-        cc_cli_printable(err);
-        cc_cli_error("replay: %s: %s", file, err[0] ? err : "cannot open");
+        cc_cli_error("replay: %s", err[0] ? err : "cannot open");
         free(encoded);
         return 1;
     }

@@ -1,10 +1,9 @@
-/* The pre-check of event-stream inputs and message sanitizing (input_check.h). */
+/* The pre-check of event-stream inputs (input_check.h). */
 #include "cli/input_check.h"
+#include "core/input_file.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define CHECK_BYTES 65536
@@ -18,13 +17,10 @@ static int is_binary_byte(unsigned char c)
 
 int cc_cli_check_event_input(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char why[256];
+    uint64_t size;
+    int fd = cc_input_open(path, &size, why, sizeof why); /* never blocks on a FIFO */
     if (fd < 0) {
-        return 0;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
         return 0;
     }
     static unsigned char buf[CHECK_BYTES];
@@ -51,13 +47,4 @@ int cc_cli_check_event_input(const char *path, char *err, size_t errlen)
         }
     }
     return 0;
-}
-
-void cc_cli_printable(char *s)
-{
-    for (unsigned char *p = (unsigned char *)s; p && *p; p++) {
-        if (is_binary_byte(*p) || *p == '\n' || *p == '\r') {
-            *p = '?';
-        }
-    }
 }

@@ -9,6 +9,7 @@
 #include "core/json.h"
 #include "core/owned_file.h"
 #include "core/report.h"
+#include "core/text_escape.h"
 #include "cli/diag.h"
 
 FILE *cc_cli_output_open(const cc_cli_opts *g)
@@ -79,7 +80,9 @@ static void print_notes(FILE *out, const cc_cli_opts *g, const char *tool,
                 cc_cli_error("note: %s", t);
             }
         } else {
-            fprintf(out, "========= %s\n", t);
+            fputs("========= ", out);
+            cc_text_fputs(t, out); /* notes may name kernels: escaped (core/text_escape.h) */
+            fputc('\n', out);
         }
     }
 }

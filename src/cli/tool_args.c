@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli/diag.h"
-#include "cli/input_check.h"
 
 int cc_cli_take_tool_option(const cc_tool *tool, cc_options *out, cc_cli_opts *g, cc_args *a,
                             const cc_arg *arg, const char *cmd)
@@ -51,7 +50,6 @@ int cc_cli_check_tool_options(const cc_tool *tool, const cc_options *opts, const
         tool->check_options(cc_options_getter, (void *)opts, err, sizeof err) == 0) {
         return 0;
     }
-    cc_cli_printable(err);
     cc_cli_error("%s: %s", cmd, err[0] ? err : "bad option value");
     return -1;
 }

@@ -27,7 +27,8 @@ size_t cc_evt_encode(const cc_event *ev, unsigned char *buf, size_t cap);
 /* ---- reading either form ---- */
 typedef struct cc_evt_reader cc_evt_reader;
 
-/* Open a file in either form (binary if it starts with the .cuevt magic, else text). */
+/* Open a file in either form (binary if it starts with the .cuevt magic, else text). Only a
+ * regular file: a FIFO or a device is refused ("PATH: not a regular file (a FIFO)"). */
 cc_evt_reader *cc_evt_reader_open(const char *path, char *err, size_t errlen);
 /* Read from memory; the buffer must outlive the reader. text=-1: detect, 0: binary, 1: text. */
 cc_evt_reader *cc_evt_reader_open_mem(const void *data, size_t size, int text, char *err,

@@ -1,25 +1,21 @@
-/* Reading event streams: opens a file (memory-mapped, or read whole when it is not a regular
- * file) or a memory buffer, tells the binary .cuevt form from the text scenario form by the
- * magic, and hands out one event at a time. Binary records are framed and bounds-checked here
- * (records of unknown kinds are skipped); payloads are decoded by evtio_decode.c and text by
- * scenario_parse.c. Errors are sticky: after -1 every call returns the same message. */
-#include <errno.h>
-#include <fcntl.h>
+/* Reading event streams: opens a file (a regular file, memory-mapped: core/input_file.h refuses
+ * FIFOs and devices) or a memory buffer, tells the binary .cuevt form from the text scenario
+ * form by the magic, and hands out one event at a time. Binary records are framed and
+ * bounds-checked here (records of unknown kinds are skipped); payloads are decoded by
+ * evtio_decode.c and text by scenario_parse.c. Errors are sticky: after -1 every call returns
+ * the same message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "core/evtio.h"
 #include "core/evtio_internal.h"
 #include "core/byteio.h"
+#include "core/input_file.h"
 
 struct cc_evt_reader {
     const unsigned char *data;
     size_t size, pos;
-    void *map;               /* mmap'ed file, unmapped on close */
-    unsigned char *owned;    /* malloc'ed file contents, freed on close */
+    cc_input_map map;        /* the mapped file (none for a memory buffer), closed on close */
     int text;
     int header_done;
     int failed;
@@ -71,82 +67,21 @@ cc_evt_reader *cc_evt_reader_open_mem(const void *data, size_t size, int text, c
     return make_reader(data ? data : (const void *)"", size, text, err, errlen);
 }
 
-/* Read a non-regular file (pipe, terminal) whole. */
-static unsigned char *slurp(int fd, size_t *size)
-{
-    size_t cap = 65536, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            unsigned char *nb = cap < ((size_t)1 << 40) ? realloc(buf, cap * 2) : NULL;
-            if (!nb) break;
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t k = read(fd, buf + n, cap - n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) break;
-        if (k == 0) {
-            *size = n;
-            return buf;
-        }
-        n += (size_t)k;
-    }
-    free(buf);
-    return NULL;
-}
-
 cc_evt_reader *cc_evt_reader_open(const char *path, char *err, size_t errlen)
 {
-    char msg[512];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
+    char why[256], msg[512];
+    cc_input_map m;
+    if (cc_input_map_open(path, &m, why, sizeof why) != 0) {
+        snprintf(msg, sizeof msg, "%s: %s", path, why);
         put_err(err, errlen, msg);
-        if (fd >= 0) close(fd);
         return NULL;
     }
-    void *map = NULL;
-    unsigned char *owned = NULL;
-    const unsigned char *data = (const unsigned char *)"";
-    size_t size = 0;
-    if (S_ISREG(st.st_mode)) {
-        size = (size_t)st.st_size;
-        if (size) {
-            map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (map == MAP_FAILED) {
-                snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
-                put_err(err, errlen, msg);
-                close(fd);
-                return NULL;
-            }
-            data = map;
-        }
-    } else if (S_ISDIR(st.st_mode)) {
-        snprintf(msg, sizeof msg, "%s: is a directory", path);
-        put_err(err, errlen, msg);
-        close(fd);
-        return NULL;
-    } else {
-        owned = slurp(fd, &size);
-        if (!owned) {
-            snprintf(msg, sizeof msg, "%s: read failed", path);
-            put_err(err, errlen, msg);
-            close(fd);
-            return NULL;
-        }
-        data = owned;
-    }
-    close(fd);
-    cc_evt_reader *r = make_reader(data, size, -1, err, errlen);
+    cc_evt_reader *r = make_reader(m.data, m.size, -1, err, errlen);
     if (!r) {
-        if (map) munmap(map, size);
-        free(owned);
+        cc_input_map_close(&m);
         return NULL;
     }
-    r->map = map;
-    r->owned = owned;
+    r->map = m;
     return r;
 }
 
@@ -251,8 +186,7 @@ int cc_evt_read(cc_evt_reader *r, cc_event *ev, char *err, size_t errlen)
 void cc_evt_reader_close(cc_evt_reader *r)
 {
     if (!r) return;
-    if (r->map) munmap(r->map, r->size);
-    free(r->owned);
+    cc_input_map_close(&r->map);
     cc_scenario_parser_free(r->parser);
     cc_evt_arena_free(&r->arena);
     free(r);

@@ -23,10 +23,12 @@ void cc_write_finding_jsonl_id(FILE *out, const cc_finding *f, uint64_t id);
 void cc_write_device_json(FILE *out, const cc_device_loc *d);
 
 /* The first line of a finding as text, without prefix: "Invalid __global__ write of size 4
- * bytes" for memory-access kinds, else the message (or the kind). Returns 1 if the title was
- * built from the access (so the message still needs to be shown), 0 if it is the message. */
+ * bytes" for memory-access kinds, else the message (or the kind), unescaped (text output
+ * escapes it: core/text_escape.h). Returns 1 if the title was built from the access (so the
+ * message still needs to be shown), 0 if it is the message. */
 int cc_finding_title(const cc_finding *f, char *buf, size_t len);
-/* "add(float*)+0x1f0 in vecadd.cu:12" for a device location; "" if it has nothing to say. */
+/* "add(float*)+0x1f0 in vecadd.cu:12" for a device location, escaped for a terminal; "" if it
+ * has nothing to say. */
 void cc_device_where(const cc_device_loc *d, char *buf, size_t len);
 
 #endif

@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/owned_file.h"
 #include "core/suppress.h"
+#include "core/text_escape.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -240,7 +241,9 @@ void cc_reporter_note(cc_reporter *r, const char *text) {
         fflush(r->jsonl);
     }
     if (r->text) {
-        fprintf(r->text, "%s %s\n", CC_TEXT_PREFIX, text);
+        fprintf(r->text, "%s ", CC_TEXT_PREFIX);
+        cc_text_fputs(text, r->text); /* notes may name kernels: escaped (core/text_escape.h) */
+        fputc('\n', r->text);
         fflush(r->text);
     }
     pthread_mutex_unlock(&r->lock);
@@ -296,8 +299,11 @@ static void write_repeated_text(FILE *out, const entry *e) {
     cc_finding_title(e->f, title, sizeof title);
     where[0] = '\0';
     if (e->f->has_device) cc_device_where(&e->f->device, where, sizeof where);
-    fprintf(out, "%s     %" PRIu64 "x %s%s%s [%s]\n", CC_TEXT_PREFIX, e->count, title,
-            where[0] ? " at " : "", where, e->f->kind ? e->f->kind : "?");
+    fprintf(out, "%s     %" PRIu64 "x ", CC_TEXT_PREFIX, e->count);
+    cc_text_fputs(title, out); /* where is escaped already (report_internal.h) */
+    fprintf(out, "%s%s [", where[0] ? " at " : "", where);
+    cc_text_fputs(e->f->kind ? e->f->kind : "?", out);
+    fputs("]\n", out);
     if (e->nsamples > 1 || (e->nsamples == 1 && e->count > 1)) {
         fprintf(out, "%s         threads", CC_TEXT_PREFIX);
         for (uint32_t i = 0; i < e->nsamples; i++)

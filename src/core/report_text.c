@@ -9,10 +9,15 @@
  *   =========         Host frame: main (vecadd.cu:31)
  *   =========     (seen 12 times; threads (256,0,0) in block (3,0,0), (257,0,0) in block (3,0,0), ...)
  *   =========
+ *
+ * Strings that come from the program, a recording or a collected report (messages, kernel and
+ * file names, host frames, roles, kinds) are printed escaped (core/text_escape.h): a kernel name
+ * holding an escape sequence shows as "\x1b[2J", it never reaches the terminal as one.
  */
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
+#include "core/text_escape.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -51,8 +56,9 @@ int cc_finding_title(const cc_finding *f, char *buf, size_t len) {
     return 0;
 }
 
-void cc_device_where(const cc_device_loc *d, char *buf, size_t len) {
-    size_t n = 0;
+void cc_device_where(const cc_device_loc *d, char *out, size_t outlen) {
+    char buf[2048]; /* unescaped: kernel and file names are escaped with the rest at the end */
+    size_t n = 0, len = sizeof buf;
     buf[0] = '\0';
 #define ADD(...)                                                                     \
     do {                                                                             \
@@ -67,6 +73,7 @@ void cc_device_where(const cc_device_loc *d, char *buf, size_t len) {
         ADD("%s%s:%" PRIu32, n ? " in " : "", d->file, d->line);
     }
 #undef ADD
+    cc_text_escape(out, outlen, buf);
 }
 
 static void write_device(FILE *out, const cc_device_loc *d, const char *indent) {
@@ -84,8 +91,11 @@ static void write_device(FILE *out, const cc_device_loc *d, const char *indent) 
 static void write_frames(FILE *out, const cc_stack_frame *fr, uint32_t n, const char *indent) {
     if (!fr) return;
     for (uint32_t i = 0; i < n && i < MAX_TEXT_FRAMES; i++) {
-        if (fr[i].text) fprintf(out, "%s%sHost frame: %s\n", CC_TEXT_PREFIX, indent, fr[i].text);
-        else fprintf(out, "%s%sHost frame: 0x%" PRIx64 "\n", CC_TEXT_PREFIX, indent, fr[i].pc);
+        if (fr[i].text) {
+            fprintf(out, "%s%sHost frame: ", CC_TEXT_PREFIX, indent);
+            cc_text_fputs(fr[i].text, out);
+            fputc('\n', out);
+        } else fprintf(out, "%s%sHost frame: 0x%" PRIx64 "\n", CC_TEXT_PREFIX, indent, fr[i].pc);
     }
     if (n > MAX_TEXT_FRAMES)
         fprintf(out, "%s%s... %" PRIu32 " more host frames\n", CC_TEXT_PREFIX, indent,
@@ -99,9 +109,18 @@ static int is_sample(const cc_related *r) {
 
 static void write_related(FILE *out, const cc_related *r) {
     const char *role = r->role && r->role[0] ? r->role : "related";
-    fprintf(out, "%s     %c%s:%s%s\n", CC_TEXT_PREFIX,
-            (role[0] >= 'a' && role[0] <= 'z') ? role[0] - 'a' + 'A' : role[0], role + 1,
-            r->message ? " " : "", r->message ? r->message : "");
+    fprintf(out, "%s     ", CC_TEXT_PREFIX);
+    if (role[0] >= 'a' && role[0] <= 'z') {
+        fputc(role[0] - 'a' + 'A', out);
+        role++;
+    }
+    cc_text_fputs(role, out);
+    fputc(':', out);
+    if (r->message) {
+        fputc(' ', out);
+        cc_text_fputs(r->message, out);
+    }
+    fputc('\n', out);
     if (r->has_device) write_device(out, &r->device, "         ");
     write_frames(out, r->frames, r->nframes, "         ");
 }
@@ -129,14 +148,21 @@ void cc_write_finding_text(FILE *out, const cc_finding *f) {
     const char *sev = f->severity == CC_SEV_WARNING ? "Warning: "
                       : f->severity == CC_SEV_INFO  ? "Note: "
                                                     : "";
-    if (f->kind && strcmp(title, f->kind) != 0)
-        fprintf(out, "%s %s%s [%s]\n", CC_TEXT_PREFIX, sev, title, f->kind);
-    else
-        fprintf(out, "%s %s%s\n", CC_TEXT_PREFIX, sev, title);
+    fprintf(out, "%s %s", CC_TEXT_PREFIX, sev);
+    cc_text_fputs(title, out);
+    if (f->kind && strcmp(title, f->kind) != 0) {
+        fputs(" [", out);
+        cc_text_fputs(f->kind, out);
+        fputc(']', out);
+    }
+    fputc('\n', out);
     if (f->has_device) write_device(out, &f->device, "     ");
     if (from_access) {
-        if (f->message) fprintf(out, "%s     %s\n", CC_TEXT_PREFIX, f->message);
-        else fprintf(out, "%s     Address 0x%" PRIx64 "\n", CC_TEXT_PREFIX, f->device.address);
+        if (f->message) {
+            fprintf(out, "%s     ", CC_TEXT_PREFIX);
+            cc_text_fputs(f->message, out);
+            fputc('\n', out);
+        } else fprintf(out, "%s     Address 0x%" PRIx64 "\n", CC_TEXT_PREFIX, f->device.address);
     }
     write_frames(out, f->frames, f->nframes, "     ");
     for (uint32_t i = 0; f->related && i < f->nrelated; i++)

@@ -1,11 +1,12 @@
 /* Suppressions files (core/suppress.h): parsing blocks of key=glob lines into rules, with
  * "file:line: what" errors, and matching findings against the rules. */
 #include "core/suppress.h"
+#include "core/input_file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 
 enum { K_TOOL, K_KIND, K_KERNEL, K_FILE, K_MESSAGE, K_SINGLE_COUNT };
 static const char *const single_keys[K_SINGLE_COUNT] = {"tool", "kind", "kernel", "file", "message"};
@@ -13,7 +14,7 @@ static const char *const single_keys[K_SINGLE_COUNT] = {"tool", "kind", "kernel"
 typedef struct rule {
     char *single[K_SINGLE_COUNT]; /* NULL: key absent */
     char **frames;
-    size_t nframes;
+    size_t nframes, frames_cap;
 } rule;
 
 struct cc_suppressions {
@@ -37,15 +38,8 @@ void cc_suppressions_free(cc_suppressions *s) {
 size_t cc_suppressions_count(const cc_suppressions *s) { return s ? s->n : 0; }
 
 static rule *open_rule(cc_suppressions *s) {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 8;
-        rule *r = realloc(s->rules, cap * sizeof *r);
-        if (!r) return NULL;
-        s->rules = r;
-        s->cap = cap;
-    }
-    rule *r = &s->rules[s->n++];
-    memset(r, 0, sizeof *r);
+    rule *r = CC_ARRAY_PUSH(s->rules, s->n, s->cap);
+    if (r) memset(r, 0, sizeof *r);
     return r;
 }
 
@@ -85,10 +79,8 @@ static int parse_line(cc_suppressions *s, rule **cur, char *line, const char *na
     if (!*cur && !(*cur = open_rule(s))) goto oom;
     rule *r = *cur;
     if (strcmp(key, "frame") == 0) {
-        char **fr = realloc(r->frames, (r->nframes + 1) * sizeof *fr);
-        if (!fr) goto oom;
-        r->frames = fr;
-        if (!(fr[r->nframes] = strdup(val))) goto oom;
+        if (CC_ARRAY_RESERVE(r->frames, r->frames_cap, r->nframes + 1)) goto oom;
+        if (!(r->frames[r->nframes] = strdup(val))) goto oom;
         r->nframes++;
         return 0;
     }
@@ -142,48 +134,20 @@ cc_suppressions *cc_suppressions_parse(const char *text, const char *name, char 
 #define CC_SUPPRESS_MAX_FILE (16u << 20)
 
 cc_suppressions *cc_suppressions_load(const char *path, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char *buf = NULL, why[256];
+    size_t n = 0;
+    if (cc_input_read(path, CC_SUPPRESS_MAX_FILE, &buf, &n, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
         return NULL;
-    }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                goto fail;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (n > CC_SUPPRESS_MAX_FILE) {
-            snprintf(err, errlen, "%s: larger than %u bytes", path, CC_SUPPRESS_MAX_FILE);
-            goto fail;
-        }
-        if (got < 4096) break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "%s: read error", path);
-        goto fail;
     }
     if (memchr(buf, '\0', n)) {
         snprintf(err, errlen, "%s: contains a NUL byte (not a text file?)", path);
-        goto fail;
+        free(buf);
+        return NULL;
     }
-    buf[n] = '\0';
-    fclose(f);
     cc_suppressions *s = cc_suppressions_parse(buf, path, err, errlen);
     free(buf);
     return s;
-fail:
-    free(buf);
-    fclose(f);
-    return NULL;
 }
 
 static const char *base_name(const char *p) {

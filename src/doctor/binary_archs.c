@@ -6,14 +6,10 @@
 #include "symbols/cubin.h"
 #include "symbols/elf.h"
 #include "symbols/fatbin.h"
+#include "core/input_file.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static void add_image(cc_doc_archs *a, const cc_doc_image *img)
 {
@@ -95,28 +91,11 @@ void cc_doc_scan_archs(const char *path, cc_doc_archs *a)
 {
     memset(a, 0, sizeof *a);
     a->scanned = 1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(a->error, sizeof a->error, "cannot open: %s", strerror(errno));
+    cc_input_map m; /* a regular file only: a FIFO or a device is refused, never read */
+    if (cc_input_map_open(path, &m, a->error, sizeof a->error) != 0)
         return;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(a->error, sizeof a->error, "not a regular file");
-        close(fd);
-        return;
-    }
-    if (st.st_size == 0) {
-        close(fd);
-        return;
-    }
-    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED) {
-        snprintf(a->error, sizeof a->error, "cannot map: %s", strerror(errno));
-        return;
-    }
-    scan_buffer(map, (size_t)st.st_size, a);
+    if (m.size)
+        scan_buffer(m.data, m.size, a);
+    cc_input_map_close(&m);
     cc_doc_sort_images(a->img, (size_t)a->n);
-    munmap(map, (size_t)st.st_size);
 }

@@ -2,15 +2,11 @@
  * kernels in each, using src/symbols; converts a kernel's .nv.info resources to occupancy input. */
 #include "occupancy/occ_binary.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "core/input_file.h"
 #include "symbols/elf.h"
 #include "symbols/fatbin.h"
 
@@ -93,31 +89,25 @@ static void visit_host_elf(walk_ctx *w, const void *data, size_t size)
 int cc_occ_binary_kernels(const char *path, cc_occ_binary_cb cb, void *user, char *err,
                           size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+    cc_input_map m; /* a regular file only: a FIFO or a device is refused, never read */
+    char why[200];
+    if (cc_input_map_open(path, &m, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
         return -1;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
-        snprintf(err, errlen, "%s: not a regular, non-empty file", path);
-        close(fd);
+    if (m.size == 0) {
+        snprintf(err, errlen, "%s: empty file", path);
         return -1;
     }
-    size_t size = (size_t)st.st_size;
-    void *data = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (data == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %s: %s", path, strerror(errno));
-        return -1;
-    }
+    const void *data = m.data;
+    size_t size = m.size;
     walk_ctx w = {cb, user, 0, 0, err, errlen, {0}, 0};
     err[0] = 0;
     if (cc_cubin_is_cubin(data, size)) visit_cubin(&w, data, size);
     else if (cc_fatbin_is_fatbin(data, size)) visit_fatbin(&w, data, size);
     else if (cc_elf_is_elf(data, size)) visit_host_elf(&w, data, size);
     else snprintf(err, errlen, "%s: not an ELF file, fatbin or cubin", path);
-    munmap(data, size);
+    cc_input_map_close(&m);
     if (w.cubins == 0 && err[0]) return -1;
     return w.cubins;
 }

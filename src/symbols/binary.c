@@ -4,15 +4,11 @@
 #include "symbols/cubin.h"
 #include "symbols/elf.h"
 #include "symbols/ptx.h"
+#include "core/input_file.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define AR_MAGIC "!<arch>\n"
 #define AR_HDR 60u
@@ -253,28 +249,11 @@ int cc_binary_scan(const char *path, cc_image_cb cb, void *user, cc_scan_stats *
     if (!stats)
         stats = &local;
     memset(stats, 0, sizeof *stats);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot open: %s", strerror(errno));
+    cc_input_map m; /* a regular file only: a FIFO or a device is refused, never read */
+    if (cc_input_map_open(path, &m, err, errlen) != 0)
         return -1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "not a regular file");
-        close(fd);
-        return -1;
-    }
-    if (st.st_size == 0) {
-        close(fd);
-        return 0; /* empty: no device code */
-    }
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map: %s", strerror(errno));
-        return -1;
-    }
-    int rc = cc_binary_scan_mem(m, (size_t)st.st_size, path, cb, user, stats, err, errlen);
-    munmap(m, (size_t)st.st_size);
+    int rc = m.size ? cc_binary_scan_mem(m.data, m.size, path, cb, user, stats, err, errlen)
+                    : 0; /* empty: no device code */
+    cc_input_map_close(&m);
     return rc;
 }

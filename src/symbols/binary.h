@@ -49,7 +49,7 @@ cc_file_kind cc_file_kind_of(const void *data, size_t size);
  * before the problem were delivered). */
 int cc_binary_scan_mem(const void *data, size_t size, const char *name, cc_image_cb cb,
                        void *user, cc_scan_stats *stats, char *err, size_t errlen);
-/* Same for a file on disk (mapped read-only). */
+/* Same for a file on disk (mapped read-only; a regular file only, a FIFO or device is refused). */
 int cc_binary_scan(const char *path, cc_image_cb cb, void *user, cc_scan_stats *stats, char *err,
                    size_t errlen);
 

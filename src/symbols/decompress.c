@@ -1,6 +1,7 @@
 /* Decompression of fatbin entry payloads: LZ4 raw blocks and zstd frames, through liblz4 and
  * libzstd when the build found them (CUCHECK_HAVE_LZ4 / CUCHECK_HAVE_ZSTD); otherwise a clear
- * "built without ..." error. */
+ * "built without ..." error. Every decompression is bounded before its buffer is allocated: by
+ * the most the input can expand to under its format, and by CC_FATBIN_MAX_ENTRY_BYTES. */
 #include "symbols/fatbin.h"
 
 #include <stdio.h>
@@ -26,8 +27,18 @@ int cc_compression_supported(cc_compression c)
     }
 }
 
-/* LZ4's best case is one 255-length run per output byte of token: about 255:1. */
+/* The most one input byte can become, by the formats themselves: an LZ4 sequence's length bytes
+ * add at most 255 each; a zstd RLE block of 4 bytes (3 of header, 1 repeated) holds at most
+ * 128 KiB, and no block expands more. A payload that claims more is corrupt or hostile, and is
+ * refused before anything is allocated. */
 #define LZ4_MAX_RATIO 255u
+#define ZSTD_MAX_RATIO 32768u
+#define RATIO_SLACK 64u /* frame and block headers of a tiny input */
+
+static int exceeds_ratio(size_t inlen, size_t expected, unsigned ratio)
+{
+    return expected / ratio > inlen + RATIO_SLACK;
+}
 
 int cc_decompress_check(cc_compression c, const unsigned char *in, size_t inlen, size_t expected,
                         char *err, size_t errlen)
@@ -36,8 +47,18 @@ int cc_decompress_check(cc_compression c, const unsigned char *in, size_t inlen,
         /* Let cc_decompress say which library is missing. */
         return cc_decompress(c, in, inlen, NULL, 0, err, errlen);
     }
-    if (c == CC_COMPRESS_LZ4 && expected / LZ4_MAX_RATIO > inlen + 16) {
-        snprintf(err, errlen, "lz4: %zu bytes cannot expand to %zu", inlen, expected);
+    if (c == CC_COMPRESS_NONE)
+        return 0;
+    unsigned ratio = c == CC_COMPRESS_LZ4 ? LZ4_MAX_RATIO : ZSTD_MAX_RATIO;
+    if (exceeds_ratio(inlen, expected, ratio)) {
+        snprintf(err, errlen, "%s: %zu bytes cannot expand to %zu (at most %u times as many)",
+                 cc_compression_name(c), inlen, expected, ratio);
+        return -1;
+    }
+    if (expected > CC_FATBIN_MAX_ENTRY_BYTES) {
+        snprintf(err, errlen, "%s: entry would be %zu bytes uncompressed, more than the %llu MiB "
+                 "cucheck reads of one entry", cc_compression_name(c), expected,
+                 (unsigned long long)(CC_FATBIN_MAX_ENTRY_BYTES >> 20));
         return -1;
     }
 #ifdef CUCHECK_HAVE_ZSTD
@@ -49,11 +70,6 @@ int cc_decompress_check(cc_compression c, const unsigned char *in, size_t inlen,
         }
         if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != expected) {
             snprintf(err, errlen, "zstd: frame holds %llu bytes, entry header says %zu", fcs,
-                     expected);
-            return -1;
-        }
-        if (fcs == ZSTD_CONTENTSIZE_UNKNOWN && expected / 1024u > inlen + 64) {
-            snprintf(err, errlen, "zstd: %zu bytes cannot plausibly expand to %zu", inlen,
                      expected);
             return -1;
         }

@@ -8,9 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Most bytes a payload may claim once uncompressed (guards allocations on corrupt input). */
-#define MAX_UNCOMPRESSED (1ull << 32)
-
 int cc_fatbin_is_fatbin(const void *data, size_t size)
 {
     return data && size >= CC_FATBIN_HEADER_SIZE && cc_le32(data) == CC_FATBIN_MAGIC;
@@ -169,14 +166,17 @@ int cc_fatbin_payload(const cc_fatbin_entry *e, unsigned char **out, size_t *out
     *out = NULL;
     *outlen = 0;
     uint64_t n = e->compression == CC_COMPRESS_NONE ? e->stored_size : e->uncompressed_size;
-    if (n > MAX_UNCOMPRESSED) {
-        snprintf(err, errlen, "uncompressed size %llu too large", (unsigned long long)n);
-        return -1;
-    }
-    if (e->compression != CC_COMPRESS_NONE &&
+    /* Compressed: first whether the stored bytes can expand that far at all, then the limit. */
+    if (e->compression != CC_COMPRESS_NONE && n <= SIZE_MAX &&
         cc_decompress_check(e->compression, e->payload, (size_t)e->stored_size, (size_t)n, err,
                             errlen) != 0)
         return -1;
+    if (n > CC_FATBIN_MAX_ENTRY_BYTES) {
+        snprintf(err, errlen, "entry would be %llu bytes uncompressed, more than the %llu MiB "
+                 "cucheck reads of one entry", (unsigned long long)n,
+                 (unsigned long long)(CC_FATBIN_MAX_ENTRY_BYTES >> 20));
+        return -1;
+    }
     unsigned char *buf = malloc((size_t)n + 1);
     if (!buf) {
         snprintf(err, errlen, "out of memory (%llu bytes)", (unsigned long long)n);

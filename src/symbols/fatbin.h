@@ -65,17 +65,22 @@ int cc_fatbin_iter(const void *data, size_t size, cc_fatbin_cb cb, void *user, c
 void cc_fatbin_arch_name(const cc_fatbin_entry *e, char *buf, size_t len);
 const char *cc_compression_name(cc_compression c); /* "none", "lz4", "zstd", "unknown" */
 
+/* The most bytes an entry's payload may have once uncompressed: larger entries are refused
+ * (a cubin is a few MiB; this bounds what a corrupt or hostile file makes cucheck allocate). */
+#define CC_FATBIN_MAX_ENTRY_BYTES (1ull << 30)
+
 /* 1 if this build can decompress c (CC_COMPRESS_NONE always). */
 int cc_compression_supported(cc_compression c);
 /* The entry's uncompressed payload in a malloc'd buffer (*out, *outlen), NUL-terminated one byte
  * past *outlen for convenience. 0 ok; -1 with err (unsupported codec, corrupt data, size
- * mismatch). */
+ * mismatch, larger than CC_FATBIN_MAX_ENTRY_BYTES or than its compressed size can hold). */
 int cc_fatbin_payload(const cc_fatbin_entry *e, unsigned char **out, size_t *outlen, char *err,
                       size_t errlen);
 
 /* Decompress helpers (decompress.c). expected: the exact output size. 0 ok, -1 with err. */
-/* Before allocating: 0 if a payload of inlen bytes can plausibly expand to expected bytes
- * (zstd: the frame header's content size; LZ4: at most 255x), -1 with err otherwise. */
+/* Before allocating: 0 if a payload of inlen bytes can expand to expected bytes: at most
+ * CC_FATBIN_MAX_ENTRY_BYTES, at most 255 times inlen for LZ4 and 32768 times for zstd (the
+ * formats' own limits), and for zstd the size its frame header declares. -1 with err otherwise. */
 int cc_decompress_check(cc_compression c, const unsigned char *in, size_t inlen, size_t expected,
                         char *err, size_t errlen);
 int cc_decompress(cc_compression c, const unsigned char *in, size_t inlen, unsigned char *out,

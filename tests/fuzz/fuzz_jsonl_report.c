@@ -1,10 +1,12 @@
 /* Fuzz target for the report reader and its neighbours: the input is parsed as one JSON value,
  * loaded as a JSON Lines report file, and read as a suppressions file. Every finding that loads
  * is written back as text, JSON Lines and SARIF; the JSON Lines and SARIF output must parse
- * again (abort otherwise), so writer bugs surface too. */
+ * again, and the text must hold no byte that could drive a terminal (abort otherwise), so
+ * writer bugs surface too. */
 #include "core/json.h"
 #include "core/report.h"
 #include "core/suppress.h"
+#include "core/text_escape.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +15,6 @@
 #include <unistd.h>
 
 static char tmp_path[64];
-static FILE *devnull;
 
 static void must_parse(void (*write)(FILE *, const void *), const void *arg) {
     char *buf = NULL;
@@ -32,6 +33,26 @@ static void must_parse(void (*write)(FILE *, const void *), const void *arg) {
     free(buf);
 }
 
+/* The text of a finding: every line printable (core/text_escape.h), whatever the strings held. */
+static void must_be_terminal_safe(const cc_finding *f) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return;
+    cc_write_finding_text(m, f);
+    fclose(m);
+    for (char *line = buf; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        if (!cc_text_is_safe(line)) {
+            fprintf(stderr, "text writer let a control byte through: %s\n", line);
+            abort();
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    free(buf);
+}
+
 static void write_jsonl(FILE *out, const void *f) { cc_write_finding_jsonl(out, f); }
 
 typedef struct sarif_arg {
@@ -47,7 +68,6 @@ static void write_sarif(FILE *out, const void *p) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!tmp_path[0]) {
         snprintf(tmp_path, sizeof tmp_path, "/tmp/fuzz_jsonl_%ld.jsonl", (long)getpid());
-        devnull = fopen("/dev/null", "w");
     }
     cc_json_free(cc_json_parse((const char *)data, size, NULL, 0));
 
@@ -73,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < n; i++) {
         const cc_finding *fi = cc_finding_set_get(s, i);
         if (fs) fs[i] = fi;
-        if (devnull) cc_write_finding_text(devnull, fi);
+        must_be_terminal_safe(fi);
         must_parse(write_jsonl, fi);
         cc_suppressions_match(supp, fi);
     }

@@ -141,7 +141,8 @@ int cc_prof_write_trace(FILE *out, const cc_prof_data *d);
 /* ---- output files: plain or gzip (zlib loaded at run time) ---- */
 /* Opens path for writing; gzip when asked (and zlib is present). *gz_used says what happened. */
 FILE *cc_prof_open_write(const char *path, int gzip, int *gz_used, char *err, size_t errlen);
-/* Opens a file for reading, gzip or plain (detected by its magic). */
+/* Opens a regular file for reading (a FIFO or device is refused), gzip or plain (detected by
+ * its magic). */
 FILE *cc_prof_open_read(const char *path, char *err, size_t errlen);
 int cc_prof_zlib_available(void);
 

@@ -284,7 +284,8 @@ static int cmp_api_tid_start(const void *a, const void *b)
 
 void cc_prof_mark_nested(cc_prof_data *d)
 {
-    qsort(d->apis, d->napis, sizeof *d->apis, cmp_api_tid_start);
+    if (d->napis > 1) /* with none, apis is NULL, which qsort must not be given */
+        qsort(d->apis, d->napis, sizeof *d->apis, cmp_api_tid_start);
     uint32_t tid = 0;
     uint64_t runtime_end = 0;
     int have = 0;

@@ -5,9 +5,11 @@
  * rewritten only in their leading {"pid":P,"tid":T[,"ts":X],"ph":"C"[,"id":N] fields (the
  * trace writer's fixed layout); anything else is an error naming the file and line. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 #include "core/json.h"
 #include "tools/profile/profile.h"
 
@@ -30,12 +32,7 @@ static int read_line(FILE *f, char **buf, size_t *cap)
     int c;
     while ((c = getc(f)) != EOF && c != '\n') {
         if (n + 1 >= *cap) {
-            if (*cap >= MERGE_LINE_MAX) return -1;
-            size_t nc = *cap ? *cap * 2 : 4096;
-            char *p = realloc(*buf, nc);
-            if (!p) return -1;
-            *buf = p;
-            *cap = nc;
+            if (*cap >= MERGE_LINE_MAX || CC_ARRAY_RESERVE(*buf, *cap, n + 2)) return -1;
         }
         (*buf)[n++] = (char)c;
     }
@@ -47,6 +44,18 @@ static int read_line(FILE *f, char **buf, size_t *cap)
     }
     (*buf)[n] = '\0';
     return 1;
+}
+
+/* The rank of a header: an int, as the trace writer wrote it (negative: unknown, sorted last).
+ * JSON gives a double, which is range-checked before it is converted (converting one outside
+ * int's range, or NaN, is undefined behaviour). */
+static int rank_of(const cc_json *v, int *rank)
+{
+    double d = v->number;
+    if (!(d >= (double)INT_MIN && d <= (double)INT_MAX)) return -1; /* also NaN */
+    if ((double)(int)d != d) return -1;                               /* 2.5 */
+    *rank = (int)d;
+    return 0;
 }
 
 /* Parses the first line of a trace: {"cucheck":{...},...,"traceEvents":[ */
@@ -78,7 +87,12 @@ static int read_header(input *in, const char *line, char *err, size_t errlen)
         cc_json_free(j);
         return -1;
     }
-    in->rank = (int)rank->number;
+    if (rank_of(rank, &in->rank) != 0) {
+        snprintf(err, errlen, "%s: bad cucheck trace header: rank %.15g is not a 32-bit integer",
+                 in->path, rank->number);
+        cc_json_free(j);
+        return -1;
+    }
     in->has_wall = has && has->type == CC_JSON_TRUE;
     cc_json_free(j);
     return 0;
@@ -87,7 +101,7 @@ static int read_header(input *in, const char *line, char *err, size_t errlen)
 static int cmp_input(const void *a, const void *b)
 {
     const input *x = a, *y = b;
-    /* ranks first (unknown rank -1 last), then by path */
+    /* ranks first (unknown, negative ranks last), then by path */
     unsigned rx = (unsigned)x->rank, ry = (unsigned)y->rank;
     if (rx != ry) return rx < ry ? -1 : 1;
     return strcmp(x->path, y->path);
@@ -99,14 +113,9 @@ static uint64_t new_pid(input *in, uint64_t pid)
     for (; k < in->npids; k++)
         if (in->pids[k] == pid) break;
     if (k == in->npids) {
-        if (in->npids == in->cappids) {
-            size_t nc = in->cappids ? in->cappids * 2 : 8;
-            uint64_t *p = realloc(in->pids, nc * sizeof *p);
-            if (!p) return (in->order + 1) * 1000;
-            in->pids = p;
-            in->cappids = nc;
-        }
-        in->pids[in->npids++] = pid;
+        uint64_t *p = CC_ARRAY_PUSH(in->pids, in->npids, in->cappids);
+        if (!p) return (in->order + 1) * 1000;
+        *p = pid;
     }
     return (uint64_t)(in->order + 1) * 1000 + k;
 }

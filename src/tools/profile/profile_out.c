@@ -3,14 +3,18 @@
  * links it; where it is missing a gzip request writes a plain file and says so. A gzip stream
  * is wrapped into a stdio FILE (fopencookie), so every writer just uses fprintf. Files are
  * created new with mode 0600 or replace an own file's contents, never through a link planted
- * where others can write (core/owned_file.h: names the user gave). */
+ * where others can write (core/owned_file.h: names the user gave). Inputs (cucheck merge's
+ * traces) must be regular files (core/input_file.h); they are read as a stream, so a gzip'ed
+ * one never has to fit in memory. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/input_file.h"
 #include "core/owned_file.h"
 #include "tools/profile/profile.h"
 
@@ -108,9 +112,13 @@ FILE *cc_prof_open_write(const char *path, int gzip, int *gz_used, char *err, si
 
 FILE *cc_prof_open_read(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    char why[256];
+    uint64_t size;
+    int fd = cc_input_open(path, &size, why, sizeof why); /* a FIFO or device is refused */
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot open %s: %s", path, fd >= 0 ? strerror(errno) : why);
+        if (fd >= 0) close(fd);
         return NULL;
     }
     unsigned char magic[2] = {0, 0};
@@ -119,15 +127,19 @@ FILE *cc_prof_open_read(const char *path, char *err, size_t errlen)
         rewind(f);
         return f;
     }
-    fclose(f);
     if (!cc_prof_zlib_available()) {
+        fclose(f);
         snprintf(err, errlen, "%s is gzip-compressed and zlib (libz.so.1) is not available",
                  path);
         return NULL;
     }
-    cc_gzfile g = z.open(path, "rb");
+    /* The same open file, from its start (the path is not opened again). */
+    int gfd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 0);
+    fclose(f);
+    cc_gzfile g = gfd >= 0 && lseek(gfd, 0, SEEK_SET) == 0 ? z.dopen(gfd, "rb") : NULL;
     if (!g) {
         snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        if (gfd >= 0) close(gfd);
         return NULL;
     }
     cookie_io_functions_t io = {gz_cookie_read, NULL, NULL, gz_cookie_close};

@@ -1,11 +1,13 @@
 /* The profile summary, like `nsys stats`: the kernel, API, memory-operation (by time and by size,
  * with bandwidth) and NVTX tables, then one row per kernel launch configuration with its
  * theoretical occupancy, limiting resource and waves per SM. Written as aligned text, as CSV
- * (one block per table: title line, header, rows, blank line) or as one JSON object. */
+ * (one block per table: title line, header, rows, blank line) or as one JSON object. Names in
+ * text and CSV are escaped (core/text_escape.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/json.h"
+#include "core/text_escape.h"
 #include "symbols/demangle.h"
 #include "tools/profile/profile.h"
 
@@ -103,6 +105,19 @@ static char *demangled(const char *name)
     return strdup(buf);
 }
 
+/* A name for the text and CSV tables (demangled if asked), escaped: kernel, API and range names
+ * come from the program or a recording and must not drive the terminal (core/text_escape.h). */
+static char *table_name(const char *name, int demangle)
+{
+    char *dm = demangle ? demangled(name) : NULL;
+    const char *s = dm ? dm : name;
+    size_t n = cc_text_escape(NULL, 0, s) + 1;
+    char *out = malloc(n);
+    if (out) cc_text_escape(out, n, s);
+    free(dm);
+    return out;
+}
+
 /* The time tables (kernels, API, memops by time, NVTX): count_head names the count column. */
 static void time_table(FILE *out, cc_prof_format f, const char *title, const char *count_head,
                        const char *name_head, const cc_prof_table *tb, int demangle)
@@ -123,7 +138,7 @@ static void time_table(FILE *out, cc_prof_format f, const char *title, const cha
         snprintf(t.cells[r][5], CELL, "%.0f", s->min);
         snprintf(t.cells[r][6], CELL, "%.0f", s->max);
         snprintf(t.cells[r][7], CELL, "%.1f", s->stddev);
-        t.last[r] = demangle ? demangled(s->name) : strdup(s->name);
+        t.last[r] = table_name(s->name, demangle);
     }
     emit_table(out, f, &t);
     table_free(&t);
@@ -148,7 +163,7 @@ static void size_table(FILE *out, cc_prof_format f, const cc_prof_table *tb)
         snprintf(t.cells[r][5], CELL, "%.3f", s->max / 1e6);
         snprintf(t.cells[r][6], CELL, "%.3f", s->stddev / 1e6);
         snprintf(t.cells[r][7], CELL, "%.3f", s->other > 0 ? s->total / s->other : 0.0);
-        t.last[r] = strdup(s->name);
+        t.last[r] = table_name(s->name, 0);
     }
     emit_table(out, f, &t);
     table_free(&t);
@@ -182,7 +197,7 @@ static void launch_table(FILE *out, cc_prof_format f, const cc_prof_stats *st)
         } else {
             for (int c = 7; c <= 11; c++) snprintf(t.cells[r][c], CELL, "n/a");
         }
-        t.last[r] = demangled(l->name);
+        t.last[r] = table_name(l->name, 1);
     }
     emit_table(out, f, &t);
     table_free(&t);
@@ -279,7 +294,9 @@ void cc_prof_write_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats
         return;
     }
     if (f == CC_PROF_SUMMARY_TEXT) {
-        fprintf(out, "cucheck profile: pid %u (%s)", d->pid, cc_prof_str(d, d->program));
+        fprintf(out, "cucheck profile: pid %u (", d->pid);
+        cc_text_fputs(cc_prof_str(d, d->program), out);
+        fputc(')', out);
         if (d->has_clock && d->clock.rank >= 0) fprintf(out, ", rank %d", d->clock.rank);
         fprintf(out, ": %zu kernel instance(s), %.0f ns of GPU kernel time, %zu memory "
                      "operation(s), %zu API call(s), %zu NVTX range(s)\n",

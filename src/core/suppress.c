@@ -1,8 +1,8 @@
 /* Suppressions files (core/suppress.h): parsing blocks of key=glob lines into rules, with
  * "file:line: what" errors, and matching findings against the rules. */
 #include "core/suppress.h"
+#include "core/input_file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,48 +134,20 @@ cc_suppressions *cc_suppressions_parse(const char *text, const char *name, char 
 #define CC_SUPPRESS_MAX_FILE (16u << 20)
 
 cc_suppressions *cc_suppressions_load(const char *path, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char *buf = NULL, why[256];
+    size_t n = 0;
+    if (cc_input_read(path, CC_SUPPRESS_MAX_FILE, &buf, &n, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
         return NULL;
-    }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                goto fail;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (n > CC_SUPPRESS_MAX_FILE) {
-            snprintf(err, errlen, "%s: larger than %u bytes", path, CC_SUPPRESS_MAX_FILE);
-            goto fail;
-        }
-        if (got < 4096) break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "%s: read error", path);
-        goto fail;
     }
     if (memchr(buf, '\0', n)) {
         snprintf(err, errlen, "%s: contains a NUL byte (not a text file?)", path);
-        goto fail;
+        free(buf);
+        return NULL;
     }
-    buf[n] = '\0';
-    fclose(f);
     cc_suppressions *s = cc_suppressions_parse(buf, path, err, errlen);
     free(buf);
     return s;
-fail:
-    free(buf);
-    fclose(f);
-    return NULL;
 }
 
 static const char *base_name(const char *p) {

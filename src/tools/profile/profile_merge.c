@@ -5,6 +5,7 @@
  * rewritten only in their leading {"pid":P,"tid":T[,"ts":X],"ph":"C"[,"id":N] fields (the
  * trace writer's fixed layout); anything else is an error naming the file and line. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,18 @@ static int read_line(FILE *f, char **buf, size_t *cap)
     return 1;
 }
 
+/* The rank of a header: an int, as the trace writer wrote it (negative: unknown, sorted last).
+ * JSON gives a double, which is range-checked before it is converted (converting one outside
+ * int's range, or NaN, is undefined behaviour). */
+static int rank_of(const cc_json *v, int *rank)
+{
+    double d = v->number;
+    if (!(d >= (double)INT_MIN && d <= (double)INT_MAX)) return -1; /* also NaN */
+    if ((double)(int)d != d) return -1;                               /* 2.5 */
+    *rank = (int)d;
+    return 0;
+}
+
 /* Parses the first line of a trace: {"cucheck":{...},...,"traceEvents":[ */
 static int read_header(input *in, const char *line, char *err, size_t errlen)
 {
@@ -74,7 +87,12 @@ static int read_header(input *in, const char *line, char *err, size_t errlen)
         cc_json_free(j);
         return -1;
     }
-    in->rank = (int)rank->number;
+    if (rank_of(rank, &in->rank) != 0) {
+        snprintf(err, errlen, "%s: bad cucheck trace header: rank %.15g is not a 32-bit integer",
+                 in->path, rank->number);
+        cc_json_free(j);
+        return -1;
+    }
     in->has_wall = has && has->type == CC_JSON_TRUE;
     cc_json_free(j);
     return 0;
@@ -83,7 +101,7 @@ static int read_header(input *in, const char *line, char *err, size_t errlen)
 static int cmp_input(const void *a, const void *b)
 {
     const input *x = a, *y = b;
-    /* ranks first (unknown rank -1 last), then by path */
+    /* ranks first (unknown, negative ranks last), then by path */
     unsigned rx = (unsigned)x->rank, ry = (unsigned)y->rank;
     if (rx != ry) return rx < ry ? -1 : 1;
     return strcmp(x->path, y->path);

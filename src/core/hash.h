@@ -1,9 +1,10 @@
 /* The hash functions of cucheck, header-only (the agent's files and the tools use them alike):
- * a 64-bit mix of one integer (handles, ids, the index of the hash table, hashmap.h), a combiner
- * for sequences of integers (stacks of return addresses), and FNV-1a over bytes and strings, which
- * can be continued over several fields. Every hash table key derived from a string, a pair of
- * handles or a record is made with these. cc_hash_str values are part of reports (SARIF
- * fingerprints, report_sarif.c): they must not change. */
+ * a 64-bit mix of one integer (handles, ids, the index of the hash table, hashmap.h), a cheap
+ * key for a pair of handles, a combiner for sequences of integers (stacks of return addresses),
+ * and FNV-1a over bytes and strings, which can be continued over several fields. Every hash
+ * table key derived from a string, a pair of handles or a record is made with these.
+ * cc_hash_str values are part of reports (SARIF fingerprints, report_sarif.c): they must not
+ * change. */
 #ifndef CUCHECK_CORE_HASH_H
 #define CUCHECK_CORE_HASH_H
 
@@ -24,6 +25,13 @@ static inline uint64_t cc_hash_u64(uint64_t x)
     x ^= x >> 27;
     x *= 0x94D049BB133111EBull;
     return x ^ (x >> 31);
+}
+
+/* Two handles (a function and a string, a context and a stream) as one key, in two multiplies:
+ * for per-launch paths; the hash table mixes keys further itself. */
+static inline uint64_t cc_hash_pair(uint64_t a, uint64_t b)
+{
+    return a * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
 }
 
 /* h with v appended: for hashing a sequence of integers, starting from any seed. */

@@ -28,6 +28,7 @@ static void test_hash_functions(void)
     CHECK_EQ_U64(cc_hash_bytes("foobar", 6), cc_hash_str("foobar"));
     CHECK_EQ_U64(cc_hash_more(cc_hash_bytes("foo", 3), "bar", 3), cc_hash_str("foobar"));
     CHECK(cc_hash_u64(1) != cc_hash_u64(2));
+    CHECK(cc_hash_pair(1, 2) != cc_hash_pair(2, 1));
     CHECK(cc_hash_combine(cc_hash_combine(7, 1), 2) != cc_hash_combine(cc_hash_combine(7, 2), 1));
 }
 

@@ -29,7 +29,7 @@ static _Thread_local cc_kn_entry cc_kn_local[CC_KN_LOCAL];
 
 static uint64_t cc_kn_key(const void *function, const char *source)
 {
-    return cc_hash_combine(cc_hash_combine(0, (uintptr_t)function), (uintptr_t)source);
+    return cc_hash_pair((uintptr_t)function, (uintptr_t)source);
 }
 
 /* The kept copy of (function, source), made on first sight; NULL when full or out of memory.

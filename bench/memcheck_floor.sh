@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # memcheck --mode full against its floor and compute-sanitizer, in one round-robin run
 # (rounds.sh): vector add, reduction, stencil and cuBLAS GEMM, each native, under
-# `cucheck memcheck --mode full`, under the same with CUCHECK_MC_PATCH=floor (the same
+# `cucheck memcheck --mode full`, under the same with `--knob CUCHECK_MC_PATCH=floor` (the same
 # instruction classes patched with functions that return at once: the Compute Sanitizer API's
 # own price for a patched call) and under compute-sanitizer memcheck. Needs a GPU and nvcc.
 # Usage: memcheck_floor.sh CUCHECK ROUNDS OUT_DIR [WORKLOAD...]
@@ -23,7 +23,7 @@ for w in $workloads; do
     {
         printf 'native\t%s\n' "$out/$w"
         printf 'memcheck --mode full\t%s memcheck --mode full -- %s\n' "$cc" "$out/$w"
-        printf 'floor: empty patches\tCUCHECK_MC_PATCH=floor %s memcheck --mode full -- %s\n' "$cc" "$out/$w"
+        printf 'floor: empty patches\t%s --knob CUCHECK_MC_PATCH=floor memcheck --mode full -- %s\n' "$cc" "$out/$w"
         if command -v compute-sanitizer >/dev/null; then
             printf 'compute-sanitizer memcheck\tcompute-sanitizer --tool memcheck %s\n' "$out/$w"
         fi

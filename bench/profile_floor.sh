@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `cucheck profile` costs against the floor of CUPTI kernel tracing, in one round-robin
 # run (rounds.sh): tiny launches and the PyTorch training step, each native, under
-# `cucheck profile`, under `cucheck profile` with kernel records only (CUCHECK_PROFILE_OFF),
+# `cucheck profile`, under `cucheck profile` with kernel records only (`--knob CUCHECK_PROFILE_OFF`),
 # under the minimal CUPTI tracer floors/cupti_kernel_floor.c (concurrent-kernel records and
 # nothing else), and torch.profiler (the step only). Needs a GPU, nvcc and CUPTI.
 # Usage: profile_floor.sh CUCHECK ROUNDS OUT_DIR [TINY_LAUNCHES] [TORCH_STEPS]
@@ -23,13 +23,13 @@ cc_c=${CC:-gcc}
     -L"$lib" -lcupti -Wl,-rpath,"$lib" || { echo "cannot build the CUPTI floor" >&2; exit 1; }
 nvcc -O3 -lineinfo -arch=native -I"$here/workloads" -o "$out/tiny_launches" \
     "$here/workloads/tiny_launches.cu" || exit 1
-kernel_only="CUCHECK_PROFILE_OFF=memcpy,memset,sync,marker,api"
+kernel_only="--knob CUCHECK_PROFILE_OFF=memcpy,memset,sync,marker,api"
 pin=${PROFILE_FLOOR_PIN:-taskset -c 3}
 cfg="$out/tiny.cfg"
 {
     printf 'native\t%s %s %s\n' "$pin" "$out/tiny_launches" "$tiny_n"
     printf 'cucheck profile\t%s %s profile -- %s %s\n' "$pin" "$cc" "$out/tiny_launches" "$tiny_n"
-    printf 'profile, kernel records only\t%s %s %s profile -- %s %s\n' "$kernel_only" "$pin" "$cc" \
+    printf 'profile, kernel records only\t%s %s %s profile -- %s %s\n' "$pin" "$cc" "$kernel_only" \
         "$out/tiny_launches" "$tiny_n"
     printf 'CUPTI kernel floor\tLD_PRELOAD=%s %s %s %s\n' "$floor" "$pin" "$out/tiny_launches" "$tiny_n"
 } >"$cfg"
@@ -41,7 +41,7 @@ if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1
     {
         printf 'native\t%s\n' "$step"
         printf 'cucheck profile\t%s profile -- %s\n' "$cc" "$step"
-        printf 'profile, kernel records only\t%s %s profile -- %s\n' "$kernel_only" "$cc" "$step"
+        printf 'profile, kernel records only\t%s %s profile -- %s\n' "$cc" "$kernel_only" "$step"
         printf 'CUPTI kernel floor\tLD_PRELOAD=%s %s\n' "$floor" "$step"
         printf 'torch.profiler\tBENCH_TORCH_PROFILER=1 %s\n' "$step"
     } >"$cfg"

@@ -9,6 +9,7 @@
 
 #include "core/suppress.h"
 #include "cli/diag.h"
+#include "cli/run_knobs.h"
 
 const cc_option_spec cc_cli_global_options[] = {
     {"help", 0, NULL, "show help (for a tool or command: 'cucheck TOOL --help')"},
@@ -27,6 +28,9 @@ const cc_option_spec cc_cli_global_options[] = {
                                "program's own exit status)"},
     {"record", 1, "FILE", "record the event stream of each process to FILE (.cuevt; %p, %q{VAR} "
                           "as for --report-file), for 'cucheck replay'"},
+    {"knob", 1, "VAR=VALUE", "set one of the agent's environment knobs for this run (see "
+                             "docs/agent.md); other measuring aids in the environment are not "
+                             "passed on"},
     {"quiet", 0, NULL, "print no summary or notes on stderr"},
     {"verbose", 0, NULL, "explain what cucheck does; the agent also prints findings as found"},
     {NULL, 0, NULL, NULL},
@@ -120,6 +124,10 @@ static int apply(cc_cli_opts *o, const char *name, const char *v, const char *cm
             return CC_GOPT_ERROR;
         }
         o->error_exitcode = (int)n;
+    } else if (strcmp(name, "knob") == 0) {
+        if (cc_cli_knob_option(v, cmd) != 0) {
+            return CC_GOPT_ERROR;
+        }
     } else if (strcmp(name, "record") == 0) {
         if (!*v) {
             cc_cli_usage_error(cmd, "--record needs a file name");

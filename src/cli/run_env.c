@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/agent_env.h"
+#include "cli/run_knobs.h"
 
 /* Is `lib` one of the entries of an LD_PRELOAD list (separated by ':' or ' ')? */
 static int preload_has(const char *list, const char *lib)
@@ -68,7 +69,8 @@ int cc_cli_set_agent_env(const cc_run_env *e, char *err, size_t errlen)
         set(CC_ENV_RECORD, e->record_pattern, err, errlen) != 0 ||
         set(CC_ENV_SUPPRESSIONS, e->suppressions, err, errlen) != 0 ||
         set(CC_ENV_PRINT_LIMIT, e->print_limit_set ? limit : NULL, err, errlen) != 0 ||
-        set(CC_ENV_QUIET, e->agent_quiet ? "1" : NULL, err, errlen) != 0) {
+        set(CC_ENV_QUIET, e->agent_quiet ? "1" : NULL, err, errlen) != 0 ||
+        cc_cli_knobs_env(err, errlen) != 0) {
         return -1;
     }
     if (e->tensor_bounds) {

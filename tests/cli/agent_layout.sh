@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The agent's shape holds (docs/architecture.md): every environment knob the agent reads is in
-# its one table (src/agent/core/agent_knobs.inc) and documented in docs/agent.md; the agent core
+# its one table (src/core/agent_knobs.inc) and documented in docs/agent.md; the agent core
 # and backends never name a tool (tools reach them through their plug-ins, listed once in
 # src/agent/tools/plugins.c); src/core includes nothing from src/tools or src/agent; no include
 # cycle between the agent's folders.
@@ -8,7 +8,7 @@ source "$(dirname "$0")/data/common.bash"
 A="$SOURCE_DIR/src/agent"
 
 # 1. knobs: table <-> docs, and no variable read around the table
-knobs="$(sed -n 's/^CC_KNOB([A-Z_]*, "\(CUCHECK_[A-Z_]*\)".*/\1/p' "$A/core/agent_knobs.inc")"
+knobs="$(sed -n 's/^CC_KNOB([A-Z_]*, "\(CUCHECK_[A-Z_]*\)".*/\1/p' "$SOURCE_DIR/src/core/agent_knobs.inc")"
 [ -n "$knobs" ] || fail "no knob found in agent_knobs.inc"
 for k in $knobs; do
   grep -q "^| \`$k\` |" "$SOURCE_DIR/docs/agent.md" || fail "knob $k is not documented in docs/agent.md"

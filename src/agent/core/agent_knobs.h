@@ -1,10 +1,10 @@
-/* The agent's environment knobs (agent_knobs.inc): ids, names, values. */
+/* The agent's environment knobs (core/agent_knobs.inc): ids, names, values. */
 #ifndef CUCHECK_AGENT_CORE_AGENT_KNOBS_H
 #define CUCHECK_AGENT_CORE_AGENT_KNOBS_H
 
 typedef enum cc_knob {
-#define CC_KNOB(id, var, values, meaning) CC_KNOB_##id,
-#include "agent/core/agent_knobs.inc"
+#define CC_KNOB(id, var, kind, values, meaning, checks) CC_KNOB_##id,
+#include "core/agent_knobs.inc"
 #undef CC_KNOB
     CC_KNOB_COUNT
 } cc_knob;

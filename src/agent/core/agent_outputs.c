@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "agent/core/agent.h"
 #include "core/agent_env.h"
+#include "core/knob_table.h"
 #include "core/report.h"
 
 /* Expand pattern for this pid into out. A fork child whose pattern has no %p would reuse the
@@ -122,6 +123,7 @@ int cc_agent_open_outputs(void)
         return -1;
     }
     cc_session_set_stack_resolver(session, resolve_stack, NULL);
+    cc_knob_notes(cc_session_reporter(session), a->tool); /* knobs that change what is checked */
     cc_evt_writer *recorder = NULL;
     if (record_path[0] != '\0') {
         err[0] = '\0';

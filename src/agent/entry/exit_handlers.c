@@ -1,11 +1,12 @@
 /* The end of a process, and fork: PROCESS_EXIT is emitted and the outputs closed from an on_exit
- * handler (exit() or return from main, with the exit status); fatal signals (SIGSEGV, SIGABRT,
- * SIGBUS, SIGFPE, SIGILL) emit it and flush the recorder and reporter, then die the way they
- * would have without the agent (or chain to the handler that was installed before ours).
- * A process that ends with _exit() (or is killed by SIGKILL) runs none of this: its stream ends
+ * handler (exit() or return from main, with the exit status). A fatal signal (fatal_signal.c) or
+ * _exit() (fast_exit.c) has its last words said by the fatal writer (fatal_writer.h): here are
+ * the words, on the writer's thread (launches not read yet, PROCESS_EXIT unless a program
+ * handler follows, the outputs flushed), and what the stopped thread writes itself (the
+ * recording's complete records). A process killed by SIGKILL runs none of this: its stream ends
  * without PROCESS_EXIT, and its report holds what was flushed per finding.
  * fork: the parent's buffers are flushed before the fork; the child drops the parent's outputs and
- * opens its own (new pid, new report) on its first event. */
+ * opens its own (new pid, new report) on its first event, and gets a fatal writer of its own. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,8 @@
 #include "agent/core/agent.h"
 #include "agent/instr/instr.h"
 #include "agent/core/self_time.h"
-
-static const int cc_fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
-#define CC_NFATAL (sizeof cc_fatal_signals / sizeof cc_fatal_signals[0])
-static struct sigaction cc_previous[CC_NFATAL];
-static volatile sig_atomic_t cc_in_fatal;
+#include "agent/entry/fatal_signal.h"
+#include "agent/entry/fatal_writer.h"
 
 static void cc_on_exit(int status, void *arg)
 {
@@ -31,78 +29,45 @@ static void cc_on_exit(int status, void *arg)
     cc_agent_close_outputs(CC_EXIT_NORMAL, status);
 }
 
-static int cc_signal_index(int sig)
+/* In the handler of the stopped thread (async-signal-safe): the recording's complete records
+ * go out now, also when the thread stopped inside the recorder (core/evtio.h). */
+static void cc_words_in_handler(const cc_fatal_request *r)
 {
-    for (size_t i = 0; i < CC_NFATAL; i++) {
-        if (cc_fatal_signals[i] == sig) {
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
-static void cc_fatal_handler(int sig, siginfo_t *info, void *uctx)
-{
-    int i = cc_signal_index(sig);
-    if (i < 0) {
-        return;
-    }
-    const struct sigaction *prev = &cc_previous[i];
-    int prev_is_function = (prev->sa_flags & SA_SIGINFO)
-                               ? prev->sa_sigaction != NULL
-                               : (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN);
-    if (!cc_in_fatal) {
-        cc_in_fatal = 1;
-        cc_instr_on_process_end(1); /* memcheck: records of launches not read yet, no wait */
-        if (!prev_is_function) {
-            /* The default action ends the process: say so in the stream. A program handler may
-             * recover (a JVM does), so with one installed only the buffers are flushed. */
-            cc_event ev;
-            cc_agent_event_init(&ev, CC_EV_PROCESS_EXIT);
-            ev.u.process_exit.reason = sig == SIGABRT ? CC_EXIT_ABORT : CC_EXIT_SIGNAL;
-            ev.u.process_exit.code = sig;
-            cc_agent_emit_final(&ev); /* queued events first, then this one; flushed */
-        } else {
-            cc_agent_emit_final(NULL);
-        }
-        cc_in_fatal = 0;
-    }
-    if (prev_is_function) {
-        if (prev->sa_flags & SA_SIGINFO) {
-            prev->sa_sigaction(sig, info, uctx);
-        } else {
-            prev->sa_handler(sig);
-        }
-        return;
-    }
-    /* Default action: restore it and let the signal happen again. A fault re-executes the
-     * faulting instruction on return; a sent signal (kill, raise, abort) is raised again and
-     * delivered once this handler returns. */
-    sigaction(sig, prev, NULL);
-    if (info == NULL || info->si_code <= 0) {
-        raise(sig);
+    (void)r;
+    cc_evt_writer *recorder = cc_agent_g.recorder;
+    if (recorder != NULL) {
+        cc_evt_writer_flush(recorder);
     }
 }
 
-static void cc_install_signal_handlers(void)
+/* On the fatal writer's thread. */
+static void cc_last_words(const cc_fatal_request *r)
 {
-    for (size_t i = 0; i < CC_NFATAL; i++) {
-        struct sigaction old;
-        if (sigaction(cc_fatal_signals[i], NULL, &old) != 0) {
-            continue;
-        }
-        if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) {
-            continue; /* an ignored signal stays ignored */
-        }
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = cc_fatal_handler;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        cc_previous[i] = old;
-        sigaction(cc_fatal_signals[i], &sa, NULL);
+    cc_instr_on_process_end(1); /* memcheck: records of launches not read yet, no wait */
+    if (!r->ends_process) {
+        cc_agent_emit_final(NULL); /* a program handler follows: flush only */
+        return;
     }
+    cc_event ev;
+    cc_agent_event_init(&ev, CC_EV_PROCESS_EXIT);
+    ev.h.tid = r->tid; /* the thread that stopped, at the moment it asked */
+    ev.h.timestamp = r->timestamp_ns;
+    if (r->kind == CC_FATAL_EXIT) {
+        ev.u.process_exit.reason = CC_EXIT_FAST;
+        ev.u.process_exit.code = r->code & 0xff;
+    } else {
+        ev.u.process_exit.reason = r->code == SIGABRT ? CC_EXIT_ABORT : CC_EXIT_SIGNAL;
+        ev.u.process_exit.code = r->code;
+    }
+    cc_agent_emit_final(&ev); /* queued events first, then this one; flushed */
 }
+
+static const cc_fatal_words cc_agent_words = {
+    .in_handler = cc_words_in_handler,
+    .last_words = cc_last_words,
+    .idle_ms = CC_FATAL_IDLE_MS,
+    .limit_ms = CC_FATAL_LIMIT_MS,
+};
 
 static void cc_before_fork(void)
 {
@@ -136,11 +101,16 @@ static void cc_after_fork_child(void)
     cc_agent_stacks_after_fork();
     cc_agent_kernel_names_after_fork();
     cc_instr_after_fork_child();
+    cc_fatal_writer_after_fork_child(had_outputs);
 }
 
 void cc_agent_install_exit_handlers(void)
 {
+    if (cc_fatal_writer_start(&cc_agent_words) != 0) {
+        cc_agent_note("no thread for the last words: a fatal signal or _exit() ends the process "
+                      "with what was already written");
+    }
     on_exit(cc_on_exit, NULL);
-    cc_install_signal_handlers();
+    cc_fatal_signals_install();
     pthread_atfork(cc_before_fork, cc_after_fork_parent, cc_after_fork_child);
 }

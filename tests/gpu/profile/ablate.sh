@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What each part of `cucheck profile` costs on the PyTorch training step (bench/workloads/
 # transformer_step.py): native, the full profile, and the profile with one part left off at a
-# time through CUCHECK_PROFILE_OFF (docs/profile.md), plus torch.profiler with CUDA activities.
+# time through `--knob CUCHECK_PROFILE_OFF` (docs/profile.md), plus torch.profiler with CUDA activities.
 # Prints one markdown row per configuration (median BENCH_TIME_MS of REPS runs, ratio to native).
 # Usage: ablate.sh CUCHECK [REPS]   (GPU machine; exit 77 without one)
 set -u
@@ -20,7 +20,7 @@ run() { # label, then the command
     run native python3 "$wl"
     run "profile" "$cc" --quiet profile --summary none -- python3 "$wl"
     for off in api sync kernel tscb memcpy,memset,marker "api,sync,memcpy,memset,marker,tscb"; do
-        run "profile-off:$off" env CUCHECK_PROFILE_OFF="$off" "$cc" --quiet profile --summary none -- python3 "$wl"
+        run "profile-off:$off" "$cc" --quiet --knob CUCHECK_PROFILE_OFF="$off" profile --summary none -- python3 "$wl"
     done
     run "torch.profiler" env BENCH_TORCH_PROFILER=1 python3 "$wl"
     run native python3 "$wl"

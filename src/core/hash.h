@@ -1,6 +1,6 @@
 /* The hash functions of cucheck, header-only (the agent's files and the tools use them alike):
- * a 64-bit mix of one integer (handles, ids, the index of the hash table, hashmap.h), a cheap
- * key for a pair of handles, a combiner for sequences of integers (stacks of return addresses),
+ * a 64-bit mix of one integer (every output bit depends on every input bit), a cheap key for a
+ * pair of handles, a combiner for sequences of integers (stacks of return addresses),
  * and FNV-1a over bytes and strings, which can be continued over several fields. Every hash
  * table key derived from a string, a pair of handles or a record is made with these.
  * cc_hash_str values are part of reports (SARIF fingerprints, report_sarif.c): they must not

@@ -1,7 +1,7 @@
-/* The one hash table (hashmap.h): linear probing from the mixed key's home slot; a tag byte per
- * slot says empty or gives 7 more bits of the mixed key, so most probes compare one byte. A
- * growing table doubles when an insertion would make it more than half full; a fixed one fills
- * up to its capacity, and every probe sequence is bounded by it. */
+/* The one hash table (hashmap.h): linear probing from the key's home slot (cc_hashmap_home);
+ * a bitmap says which slots are occupied (1/128 of the slots' size: it stays in cache, so a probe
+ * mostly costs the slot itself). A growing table doubles when an insertion would make it more
+ * than half full; a fixed one fills up to its capacity, and every probe sequence is bounded by it. */
 #include "core/hashmap.h"
 
 #include <stdlib.h>
@@ -9,27 +9,38 @@
 
 #define CC_HASHMAP_MIN 16
 
-static size_t home_of(uint64_t h, size_t cap) { return (size_t)h & (cap - 1); }
-static uint8_t tag_of(uint64_t h) { return (uint8_t)(0x80u | (unsigned)(h >> 57)); }
+static int is_used(const cc_hashmap *m, size_t i) { return (int)((m->used[i >> 6] >> (i & 63)) & 1u); }
+static void set_used(cc_hashmap *m, size_t i) { m->used[i >> 6] |= 1ull << (i & 63); }
+static void clear_used(cc_hashmap *m, size_t i) { m->used[i >> 6] &= ~(1ull << (i & 63)); }
 
-int cc_hashmap_init_fixed(cc_hashmap *m, cc_hashmap_slot *slots, uint8_t *tags, size_t cap)
+static unsigned shift_for(size_t cap)
 {
-    if (cap == 0 || (cap & (cap - 1)) != 0 || slots == NULL || tags == NULL) {
+    unsigned log2 = 0;
+    while (((size_t)1 << log2) < cap) {
+        log2++;
+    }
+    return 64u - log2;
+}
+
+int cc_hashmap_init_fixed(cc_hashmap *m, cc_hashmap_slot *slots, uint64_t *used, size_t cap)
+{
+    if (cap < 2 || (cap & (cap - 1)) != 0 || slots == NULL || used == NULL) {
         return -1;
     }
     m->slots = slots;
-    m->tags = tags;
+    m->used = used;
     m->cap = cap;
     m->count = 0;
+    m->shift = shift_for(cap);
     m->fixed = 1;
-    memset(tags, 0, cap);
+    memset(used, 0, CC_HASHMAP_USED_WORDS(cap) * sizeof *used);
     return 0;
 }
 
 void cc_hashmap_clear(cc_hashmap *m)
 {
     if (m->cap != 0) {
-        memset(m->tags, 0, m->cap);
+        memset(m->used, 0, CC_HASHMAP_USED_WORDS(m->cap) * sizeof *m->used);
     }
     m->count = 0;
 }
@@ -40,15 +51,15 @@ void cc_hashmap_free(cc_hashmap *m)
         cc_hashmap_clear(m);
         return;
     }
-    free(m->slots); /* the tags live in the same block */
+    free(m->slots); /* the bitmap lives in the same block */
     memset(m, 0, sizeof *m);
 }
 
-/* The first empty slot of h's probe sequence (the table has one). */
-static size_t empty_slot(const cc_hashmap *m, uint64_t h)
+/* The first free slot of key's probe sequence (the table has one). */
+static size_t free_slot(const cc_hashmap *m, uint64_t key)
 {
-    size_t mask = m->cap - 1, i = home_of(h, m->cap);
-    while (m->tags[i] != 0) {
+    size_t mask = m->cap - 1, i = cc_hashmap_home(m, key);
+    while (is_used(m, i)) {
         i = (i + 1) & mask;
     }
     return i;
@@ -57,23 +68,25 @@ static size_t empty_slot(const cc_hashmap *m, uint64_t h)
 /* Moves every entry into a new block of cap slots. 0 or -1 (nothing changed). */
 static int rehash(cc_hashmap *m, size_t cap)
 {
-    if (cap > ((size_t)PTRDIFF_MAX - cap) / sizeof(cc_hashmap_slot)) {
+    size_t words = CC_HASHMAP_USED_WORDS(cap);
+    if (cap > ((size_t)PTRDIFF_MAX - words * sizeof(uint64_t)) / sizeof(cc_hashmap_slot)) {
         return -1;
     }
-    cc_hashmap_slot *slots = malloc(cap * sizeof *slots + cap);
+    cc_hashmap_slot *slots = malloc(cap * sizeof *slots + words * sizeof(uint64_t));
     if (slots == NULL) {
         return -1;
     }
     cc_hashmap old = *m;
     m->slots = slots;
-    m->tags = (uint8_t *)(slots + cap);
+    m->used = (uint64_t *)(void *)(slots + cap);
     m->cap = cap;
-    memset(m->tags, 0, cap);
+    m->shift = shift_for(cap);
+    memset(m->used, 0, words * sizeof(uint64_t));
     for (size_t i = 0; i < old.cap; i++) {
-        if (old.tags[i] != 0) {
-            size_t j = empty_slot(m, cc_hash_u64(old.slots[i].key));
+        if (is_used(&old, i)) {
+            size_t j = free_slot(m, old.slots[i].key);
             m->slots[j] = old.slots[i];
-            m->tags[j] = old.tags[i];
+            set_used(m, j);
         }
     }
     free(old.slots);
@@ -113,20 +126,34 @@ static int room_for_one(cc_hashmap *m)
     return rehash(m, m->cap != 0 ? m->cap * 2 : CC_HASHMAP_MIN);
 }
 
-/* The slot of an entry with key, or cap when there is none. */
-static size_t slot_of(const cc_hashmap *m, uint64_t key, uint64_t h)
+/* The slot of the next entry with key from probe *cursor on (advanced past it), or cap. */
+static size_t next_of(const cc_hashmap *m, uint64_t key, size_t *cursor)
 {
     if (m->count == 0) {
         return m->cap;
     }
-    size_t mask = m->cap - 1, i = home_of(h, m->cap);
-    uint8_t tag = tag_of(h);
-    for (size_t d = 0; d < m->cap; d++, i = (i + 1) & mask) {
-        uint8_t t = m->tags[i];
-        if (t == 0) {
+    size_t mask = m->cap - 1, home = cc_hashmap_home(m, key);
+    for (size_t d = *cursor; d < m->cap; d++) {
+        size_t i = (home + d) & mask;
+        if (!is_used(m, i)) {
             break;
         }
-        if (t == tag && m->slots[i].key == key) {
+        if (m->slots[i].key == key) {
+            *cursor = d + 1;
+            return i;
+        }
+    }
+    *cursor = m->cap;
+    return m->cap;
+}
+
+/* The slot of an entry with key, or cap when there is none. A probe run is never longer than
+ * the number of entries, which also bounds it in a full fixed table. */
+static inline size_t slot_of(const cc_hashmap *m, uint64_t key)
+{
+    size_t mask = m->cap - 1, i = m->count != 0 ? cc_hashmap_home(m, key) : 0;
+    for (size_t d = 0; d < m->count && is_used(m, i); d++, i = (i + 1) & mask) {
+        if (m->slots[i].key == key) {
             return i;
         }
     }
@@ -135,37 +162,35 @@ static size_t slot_of(const cc_hashmap *m, uint64_t key, uint64_t h)
 
 uint64_t *cc_hashmap_get(const cc_hashmap *m, uint64_t key)
 {
-    size_t i = slot_of(m, key, cc_hash_u64(key));
+    size_t i = slot_of(m, key);
     return i < m->cap ? &m->slots[i].value : NULL;
 }
 
-static uint64_t *insert_new(cc_hashmap *m, uint64_t key, uint64_t value, uint64_t h)
+static uint64_t *insert_new(cc_hashmap *m, uint64_t key, uint64_t value)
 {
     if (room_for_one(m) != 0) {
         return NULL;
     }
-    size_t i = empty_slot(m, h);
+    size_t i = free_slot(m, key);
     m->slots[i].key = key;
     m->slots[i].value = value;
-    m->tags[i] = tag_of(h);
+    set_used(m, i);
     m->count++;
     return &m->slots[i].value;
 }
 
 uint64_t *cc_hashmap_get_or_add(cc_hashmap *m, uint64_t key, uint64_t initial, int *added)
 {
-    uint64_t h = cc_hash_u64(key);
-    size_t i = slot_of(m, key, h);
+    size_t i = slot_of(m, key);
     if (added != NULL) {
         *added = i == m->cap;
     }
-    return i < m->cap ? &m->slots[i].value : insert_new(m, key, initial, h);
+    return i < m->cap ? &m->slots[i].value : insert_new(m, key, initial);
 }
 
 int cc_hashmap_put(cc_hashmap *m, uint64_t key, uint64_t value)
 {
-    int added = 0;
-    uint64_t *v = cc_hashmap_get_or_add(m, key, value, &added);
+    uint64_t *v = cc_hashmap_get_or_add(m, key, value, NULL);
     if (v == NULL) {
         return -1;
     }
@@ -175,24 +200,24 @@ int cc_hashmap_put(cc_hashmap *m, uint64_t key, uint64_t value)
 
 int cc_hashmap_add(cc_hashmap *m, uint64_t key, uint64_t value)
 {
-    return insert_new(m, key, value, cc_hash_u64(key)) != NULL ? 0 : -1;
+    return insert_new(m, key, value) != NULL ? 0 : -1;
 }
 
 /* Empties slot i and shifts back the entries after it that may move closer to their home. */
 static void remove_at(cc_hashmap *m, size_t i)
 {
     size_t mask = m->cap - 1, j = i;
-    m->tags[i] = 0;
+    clear_used(m, i);
     for (;;) {
         j = (j + 1) & mask;
-        if (m->tags[j] == 0) {
+        if (!is_used(m, j)) {
             break;
         }
-        size_t home = home_of(cc_hash_u64(m->slots[j].key), m->cap);
+        size_t home = cc_hashmap_home(m, m->slots[j].key);
         if (((j - home) & mask) >= ((j - i) & mask)) { /* the hole lies on its probe path */
             m->slots[i] = m->slots[j];
-            m->tags[i] = m->tags[j];
-            m->tags[j] = 0;
+            set_used(m, i);
+            clear_used(m, j);
             i = j;
         }
     }
@@ -201,7 +226,7 @@ static void remove_at(cc_hashmap *m, size_t i)
 
 int cc_hashmap_remove(cc_hashmap *m, uint64_t key, uint64_t *value)
 {
-    size_t i = slot_of(m, key, cc_hash_u64(key));
+    size_t i = slot_of(m, key);
     if (i == m->cap) {
         return 0;
     }
@@ -210,30 +235,6 @@ int cc_hashmap_remove(cc_hashmap *m, uint64_t key, uint64_t *value)
     }
     remove_at(m, i);
     return 1;
-}
-
-/* The slot of the next entry with key from probe *cursor on (advanced past it), or cap. */
-static size_t next_of(const cc_hashmap *m, uint64_t key, size_t *cursor)
-{
-    if (m->count == 0) {
-        return m->cap;
-    }
-    uint64_t h = cc_hash_u64(key);
-    size_t mask = m->cap - 1, home = home_of(h, m->cap);
-    uint8_t tag = tag_of(h);
-    for (size_t d = *cursor; d < m->cap; d++) {
-        size_t i = (home + d) & mask;
-        uint8_t t = m->tags[i];
-        if (t == 0) {
-            break;
-        }
-        if (t == tag && m->slots[i].key == key) {
-            *cursor = d + 1;
-            return i;
-        }
-    }
-    *cursor = m->cap;
-    return m->cap;
 }
 
 int cc_hashmap_remove_entry(cc_hashmap *m, uint64_t key, uint64_t value)
@@ -257,7 +258,7 @@ uint64_t *cc_hashmap_find_next(const cc_hashmap *m, uint64_t key, size_t *cursor
 cc_hashmap_slot *cc_hashmap_next(const cc_hashmap *m, size_t *cursor)
 {
     for (size_t i = *cursor; i < m->cap; i++) {
-        if (m->tags[i] != 0) {
+        if (is_used(m, i)) {
             *cursor = i + 1;
             return &m->slots[i];
         }

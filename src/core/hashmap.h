@@ -1,10 +1,11 @@
 /* The one hash table of cucheck: uint64_t keys to uint64_t values (an id, an index into the
  * caller's array, or a pointer as uintptr_t), open addressing with linear probing, deletion by
- * backward shift (no tombstones). Callers make keys with hash.h (cc_hash_str of a name,
- * cc_hash_combine of a pair of handles) or use handles and ids as they are: the table mixes
- * every key itself. A key derived from a string may stand for several strings: cc_hashmap_add
- * keeps entries with equal keys side by side and cc_hashmap_find_next walks them, so the caller
- * compares the strings. New code uses this table and no other.
+ * backward shift (no tombstones). Every key is valid (0 and UINT64_MAX too). Callers make keys
+ * with hash.h (cc_hash_str of a name, cc_hash_pair of two handles) or use handles and ids as
+ * they are: the table spreads keys itself (multiplicative hashing of both halves). A key derived
+ * from a string may stand for several strings: cc_hashmap_add keeps entries with equal keys side
+ * by side and cc_hashmap_find_next walks them, so the caller compares the strings. New code
+ * uses this table and no other.
  *
  * Two kinds of storage:
  *  - growing (a zeroed cc_hashmap, or CC_HASHMAP_INIT): malloc'd, doubled when half full;
@@ -25,17 +26,26 @@ typedef struct cc_hashmap_slot {
 
 typedef struct cc_hashmap {
     cc_hashmap_slot *slots;
-    uint8_t *tags;  /* per slot: 0 empty, else 0x80 | the top 7 bits of the mixed key */
-    size_t cap;     /* slots: 0 or a power of two */
-    size_t count;   /* entries */
-    int fixed;      /* the caller's storage */
+    uint64_t *used;   /* one bit per slot: occupied */
+    size_t cap;       /* slots: 0 or a power of two (at least 2) */
+    size_t count;     /* entries */
+    unsigned shift;   /* 64 - log2(cap) */
+    int fixed;        /* the caller's storage */
 } cc_hashmap;
 
-#define CC_HASHMAP_INIT {NULL, NULL, 0, 0, 0}
+#define CC_HASHMAP_INIT {NULL, NULL, 0, 0, 0, 0}
+/* Words of the occupancy bitmap of a table of cap slots (fixed storage). */
+#define CC_HASHMAP_USED_WORDS(cap) (((cap) + 63) / 64)
 
-/* Fixed storage: slots[cap] and tags[cap] of the caller (cap a power of two), emptied here.
- * 0, or -1 when cap is not a power of two. */
-int cc_hashmap_init_fixed(cc_hashmap *m, cc_hashmap_slot *slots, uint8_t *tags, size_t cap);
+/* The slot where key's probe sequence starts in m (m->cap > 0). */
+static inline size_t cc_hashmap_home(const cc_hashmap *m, uint64_t key)
+{
+    return (size_t)(((key ^ (key >> 32)) * 0x9E3779B97F4A7C15ull) >> m->shift);
+}
+
+/* Fixed storage: slots[cap] and used[CC_HASHMAP_USED_WORDS(cap)] of the caller (cap a power of
+ * two, at least 2), emptied here. 0, or -1 when cap is not such a power of two. */
+int cc_hashmap_init_fixed(cc_hashmap *m, cc_hashmap_slot *slots, uint64_t *used, size_t cap);
 /* Releases growing storage (the map is then empty and usable again); empties a fixed one. */
 void cc_hashmap_free(cc_hashmap *m);
 /* Removes every entry, keeps the storage. */

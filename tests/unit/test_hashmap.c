@@ -69,11 +69,11 @@ static void test_basic(void)
     cc_hashmap_free(&m);
 }
 
-/* n keys whose home slot in a table of cap slots is `home`. */
-static void keys_with_home(uint64_t *out, size_t n, size_t cap, size_t home)
+/* n keys whose home slot in m is `home`. */
+static void keys_with_home(const cc_hashmap *m, uint64_t *out, size_t n, size_t home)
 {
     for (uint64_t k = 1; n > 0; k++) {
-        if ((cc_hash_u64(k) & (cap - 1)) == home) {
+        if (cc_hashmap_home(m, k) == home) {
             *out++ = k;
             n--;
         }
@@ -84,14 +84,14 @@ static void test_collisions_and_backward_shift(void)
 {
     enum { CAP = 64 };
     cc_hashmap_slot slots[CAP];
-    uint8_t tags[CAP];
+    uint64_t used[CC_HASHMAP_USED_WORDS(CAP)];
     cc_hashmap m;
-    CHECK(cc_hashmap_init_fixed(&m, slots, tags, CAP) == 0);
+    CHECK(cc_hashmap_init_fixed(&m, slots, used, CAP) == 0);
     /* A run of 12 keys homed at the last slot (it wraps to the start), then 6 homed at slot 2,
      * which land behind that run. */
     uint64_t a[12], b[6];
-    keys_with_home(a, 12, CAP, CAP - 1);
-    keys_with_home(b, 6, CAP, 2);
+    keys_with_home(&m, a, 12, CAP - 1);
+    keys_with_home(&m, b, 6, 2);
     for (int i = 0; i < 12; i++) {
         CHECK(cc_hashmap_put(&m, a[i], 100 + (uint64_t)i) == 0);
     }
@@ -121,12 +121,12 @@ static void test_collisions_and_backward_shift(void)
     /* No stale entry left behind: every occupied slot is reachable from its home without
      * crossing an empty slot. */
     for (size_t i = 0; i < CAP; i++) {
-        if (tags[i] == 0) {
+        if (!(used[i / 64] >> (i % 64) & 1)) {
             continue;
         }
-        size_t j = cc_hash_u64(slots[i].key) & (CAP - 1);
+        size_t j = cc_hashmap_home(&m, slots[i].key);
         while (j != i) {
-            CHECK(tags[j] != 0);
+            CHECK(used[j / 64] >> (j % 64) & 1);
             j = (j + 1) & (CAP - 1);
         }
     }
@@ -198,10 +198,11 @@ static void test_fixed_full(void)
 {
     enum { CAP = 64 };
     cc_hashmap_slot slots[CAP];
-    uint8_t tags[CAP];
+    uint64_t used[CC_HASHMAP_USED_WORDS(CAP)];
     cc_hashmap m;
-    CHECK(cc_hashmap_init_fixed(&m, slots, tags, 48) == -1); /* not a power of two */
-    CHECK(cc_hashmap_init_fixed(&m, slots, tags, CAP) == 0);
+    CHECK(cc_hashmap_init_fixed(&m, slots, used, 48) == -1); /* not a power of two */
+    CHECK(cc_hashmap_init_fixed(&m, slots, used, 1) == -1);
+    CHECK(cc_hashmap_init_fixed(&m, slots, used, CAP) == 0);
     for (uint64_t k = 0; k < CAP; k++) {
         CHECK(cc_hashmap_put(&m, k * 3, k) == 0); /* fills every slot */
     }
@@ -214,7 +215,7 @@ static void test_fixed_full(void)
     CHECK_EQ_U64(*cc_hashmap_get(&m, 9), 99);
     CHECK(cc_hashmap_reserve(&m, CAP) == 0);
     CHECK(cc_hashmap_reserve(&m, CAP + 1) == -1);
-    CHECK(m.slots == slots && m.tags == tags);       /* never replaced */
+    CHECK(m.slots == slots && m.used == used);       /* never replaced */
     CHECK(cc_hashmap_remove(&m, 9, NULL) == 1);
     CHECK(cc_hashmap_put(&m, 1, 1) == 0);            /* room again */
     CHECK(cc_hashmap_put(&m, 2, 2) == -1);
@@ -328,9 +329,9 @@ static void test_churn(void)
     cc_hashmap_free(&grown);
 
     static cc_hashmap_slot slots[1024];
-    static uint8_t tags[1024];
+    static uint64_t used[CC_HASHMAP_USED_WORDS(1024)];
     cc_hashmap fixed;
-    CHECK(cc_hashmap_init_fixed(&fixed, slots, tags, 1024) == 0);
+    CHECK(cc_hashmap_init_fixed(&fixed, slots, used, 1024) == 0);
     churn(&fixed, 1500, 300000, 1024);
     CHECK(fixed.slots == slots);
 }

@@ -193,6 +193,9 @@ uint64_t cc_agent_callsite(void)
         id = cc_last_id;
     } else {
         pthread_mutex_lock(&cc_stacks_lock);
+        if (cc_stacks.cap == 0) {
+            cc_hashmap_reserve(&cc_stacks, 512); /* room for a typical program's stacks at once */
+        }
         const uint64_t *known = cc_hashmap_get(&cc_stacks, hash);
         id = known != NULL ? *known : 0;
         if (id == 0 && cc_stacks.count < CC_STACKS_MAX) {

@@ -41,10 +41,10 @@ typedef struct mc_state {
     uint64_t unread_dropped;  /* forgotten at MC_UNREAD_MAX */
     cc_async_errors *async_errors; /* sticky errors attributed to their launch, as `run` does */
     /* Distinct kernels: the hash of the name -> its launches that ran with device checks. Fixed
-     * storage (kernel_slots, kernel_tags): a launch never allocates for it. */
+     * storage (kernel_slots, kernel_used): a launch never allocates for it. */
     cc_hashmap kernels;
     cc_hashmap_slot kernel_slots[MC_KERNEL_TABLE];
-    uint8_t kernel_tags[MC_KERNEL_TABLE];
+    uint64_t kernel_used[CC_HASHMAP_USED_WORDS(MC_KERNEL_TABLE)];
     uint64_t nkernels_checked, kernels_overflow;
     uint64_t nlaunches, ninstrumented;
     uint64_t device_errors;   /* device_access_error events */

@@ -550,12 +550,14 @@ class MemcheckRunner(unittest.TestCase):
                            "mc_shared_overrun.cu", 11, (127, 0, 0), (2, 0, 0), 4, "write",
                            address="0x600")
         f["device"]["space"] = "shared"
-        self.assertTrue(self.judge(key, [f, note("memcheck", "full")])[0])
+        fault = async_error("_Z10shift_leftPKfPf", ("main (mc_shared_overrun.cu:24)",))
+        self.assertTrue(self.judge(key, [f, fault, note("memcheck", "full")])[0])
+        self.assertFalse(self.judge(key, [f, note("memcheck", "full")])[0])  # the fault is due
         for field, value in (("thread", [126, 0, 0]), ("address", "0x604"), ("line", 12)):
             bad = copy.deepcopy(f)
             bad["device"][field] = value
-            self.assertFalse(self.judge(key, [bad, note("memcheck", "full")])[0], field)
-        self.assertFalse(self.judge(key, [f, note("memcheck", "adaptive")])[0])
+            self.assertFalse(self.judge(key, [bad, fault, note("memcheck", "full")])[0], field)
+        self.assertFalse(self.judge(key, [f, fault, note("memcheck", "adaptive")])[0])
 
     def test_use_after_free_needs_the_load_and_the_store(self):
         key = ("mc_use_after_free", ())

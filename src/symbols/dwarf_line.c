@@ -3,6 +3,7 @@
  * cursor that refuses to pass its end. */
 #include "symbols/dwarf_line.h"
 #include "symbols/elf.h"
+#include "core/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,32 +117,21 @@ static int push_dir(unit *u, const char *d)
 {
     if (u->ndirs >= MAX_TABLE)
         return -1;
-    if (u->ndirs == u->cap_dirs) {
-        size_t n = u->cap_dirs ? 2 * u->cap_dirs : 8;
-        const char **p = realloc(u->dirs, n * sizeof *p);
-        if (!p)
-            return -1;
-        u->dirs = p;
-        u->cap_dirs = n;
-    }
-    u->dirs[u->ndirs++] = d;
+    const char **slot = CC_ARRAY_PUSH(u->dirs, u->ndirs, u->cap_dirs);
+    if (!slot)
+        return -1;
+    *slot = d;
     return 0;
 }
 static int push_file(unit *u, const char *name, uint64_t dir)
 {
     if (u->nfiles >= MAX_TABLE)
         return -1;
-    if (u->nfiles == u->cap_files) {
-        size_t n = u->cap_files ? 2 * u->cap_files : 8;
-        file_ent *p = realloc(u->files, n * sizeof *p);
-        if (!p)
-            return -1;
-        u->files = p;
-        u->cap_files = n;
-    }
-    u->files[u->nfiles].name = name;
-    u->files[u->nfiles].dir = dir;
-    u->nfiles++;
+    file_ent *f = CC_ARRAY_PUSH(u->files, u->nfiles, u->cap_files);
+    if (!f)
+        return -1;
+    f->name = name;
+    f->dir = dir;
     return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "symbols/kparams.h"
 #include "symbols/elf.h"
 #include "symbols/nvinfo.h"
+#include "core/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,17 +44,12 @@ static long read_section(const cc_elf_section *s, cc_kparam **buf, size_t *cap,
         if (r.attr != CC_EIATTR_KPARAM_INFO || r.format != CC_EIFMT_SVAL ||
             cc_kparam_decode(r.data, r.value, &p) != 0)
             continue;
-        if (n == *cap) {
-            size_t ncap = *cap ? *cap * 2 : 16;
-            cc_kparam *nb = realloc(*buf, ncap * sizeof *nb);
-            if (nb == NULL) {
-                snprintf(err, errlen, "out of memory");
-                return -1;
-            }
-            *buf = nb;
-            *cap = ncap;
+        cc_kparam *slot = CC_ARRAY_PUSH(*buf, n, *cap);
+        if (slot == NULL) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
         }
-        (*buf)[n++] = p;
+        *slot = p;
     }
     if (rc < 0)
         return -1;

@@ -4,7 +4,9 @@
 #include "symbols/cubin.h"
 #include "symbols/dwarf_line.h"
 #include "symbols/elf.h"
+#include "core/grow.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +31,7 @@ typedef struct builder {
     cc_elf_section symtab;
     int have_symtab;
     reloc *relocs;
-    size_t nrelocs;
+    size_t nrelocs, cap_relocs;
     const char *only_function; /* the cubin's single function, for unrelocated sequences */
     cc_line_kind kind;
     /* current sequence */
@@ -56,10 +58,9 @@ static int read_relocs(builder *b, uint32_t target)
             continue;
         size_t ent = s.type == CC_SHT_RELA ? 24 : 16;
         size_t n = (size_t)(s.size / ent);
-        reloc *r = realloc(b->relocs, (b->nrelocs + n) * sizeof *r);
-        if (!r && n)
+        if (n > SIZE_MAX - b->nrelocs ||
+            CC_ARRAY_RESERVE(b->relocs, b->cap_relocs, b->nrelocs + n) != 0)
             return -1;
-        b->relocs = r;
         for (size_t k = 0; k < n; k++) {
             const unsigned char *e = s.data + k * ent;
             reloc *d = &b->relocs[b->nrelocs++];
@@ -126,15 +127,9 @@ static int push_row(builder *b, const cc_dwarf_row *from, uint64_t end)
     uint64_t start_pc = from->address + (uint64_t)b->bias, end_pc = end + (uint64_t)b->bias;
     if (start_pc >= end_pc)
         return 0; /* a corrupt relocation bias wrapped the range around: it covers no pc */
-    if (t->n == t->cap) {
-        size_t n = t->cap ? 2 * t->cap : 64;
-        cc_line_row *p = realloc(t->rows, n * sizeof *p);
-        if (!p)
-            return -1;
-        t->rows = p;
-        t->cap = n;
-    }
-    cc_line_row *d = &t->rows[t->n++];
+    cc_line_row *d = CC_ARRAY_PUSH(t->rows, t->n, t->cap);
+    if (!d)
+        return -1;
     d->kernel = b->kernel;
     d->start = start_pc;
     d->end = end_pc;

@@ -8,6 +8,7 @@
  * fork: the parent's buffers are flushed before the fork; the child drops the parent's outputs and
  * opens its own (new pid, new report) on its first event, and gets a fatal writer of its own. */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "agent/core/self_time.h"
 #include "agent/entry/fatal_signal.h"
 #include "agent/entry/fatal_writer.h"
+#include "agent/core/last_words.h"
 
 static void cc_on_exit(int status, void *arg)
 {
@@ -40,9 +42,26 @@ static void cc_words_in_handler(const cc_fatal_request *r)
     }
 }
 
+static void (*cc_last_word_hooks[CC_AGENT_LAST_WORD_HOOKS])(void);
+static _Atomic int cc_nlast_word_hooks;
+
+void cc_agent_on_last_words(void (*flush)(void))
+{
+    int i = atomic_fetch_add(&cc_nlast_word_hooks, 1);
+    if (i < CC_AGENT_LAST_WORD_HOOKS) {
+        cc_last_word_hooks[i] = flush;
+    }
+}
+
 /* On the fatal writer's thread. */
 static void cc_last_words(const cc_fatal_request *r)
 {
+    int hooks = atomic_load(&cc_nlast_word_hooks);
+    for (int i = 0; i < hooks && i < CC_AGENT_LAST_WORD_HOOKS; i++) {
+        if (cc_last_word_hooks[i] != NULL) {
+            cc_last_word_hooks[i](); /* backends' activity (CUPTI) before PROCESS_EXIT */
+        }
+    }
     cc_instr_on_process_end(1); /* memcheck: records of launches not read yet, no wait */
     if (!r->ends_process) {
         cc_agent_emit_final(NULL); /* a program handler follows: flush only */

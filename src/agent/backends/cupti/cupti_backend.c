@@ -2,9 +2,9 @@
  * detection, our clock for every CUPTI timestamp (CLOCK_MONOTONIC, the clock of event
  * timestamps), system thread ids, activity buffers, the activity kinds of the timeline and the
  * API functions that launch, copy, set, allocate or synchronise; NVTX through CUPTI's NVTX
- * injection; a clock_sync event for merging ranks. At exit (and before a fatal signal kills the
- * process) all activity is flushed so that the tool sees it before PROCESS_EXIT (CUPTI is not
- * finalized at exit, see on_process_exit). */
+ * injection; a clock_sync event for merging ranks. At exit (and in the last words of a fatal
+ * signal or _exit(), on the agent's fatal writer thread) all activity is flushed so that the
+ * tool sees it before PROCESS_EXIT (CUPTI is not finalized at exit, see on_process_exit). */
 #include "agent/backends/cupti/cupti_backend.h"
 
 #include <stdio.h>
@@ -24,11 +24,11 @@ int cc_cupti_backend_start(void)
 #include <time.h>
 #include <unistd.h>
 #include "agent/backends/cupti/cupti_bridge.h"
+#include "agent/core/last_words.h"
 #include "agent/core/agent_knobs.h"
 
 static CUpti_SubscriberHandle subscriber;
 static atomic_int released;  /* CUPTI flushed and finalized */
-static volatile sig_atomic_t in_signal_flush;
 static pid_t started_pid; /* the process that subscribed (fork children must not flush) */
 
 static uint64_t CUPTIAPI monotonic_ns(void)
@@ -177,49 +177,20 @@ static void on_process_exit(int status, void *arg)
     release_cupti();
 }
 
-static const int fatal_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
-#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
-static struct sigaction previous[NFATAL];
-
-/* Installed after the agent's handlers: flushes activity (best effort: CUPTI is not
- * async-signal-safe, but the process is about to die) and hands over to the handler that was
- * there before, which emits PROCESS_EXIT and lets the signal kill the process. */
-static void on_fatal_signal(int sig, siginfo_t *info, void *uctx)
+/* The fatal writer's last words (a fatal signal or _exit(), exit_handlers.c): the activity
+ * goes to the tool before PROCESS_EXIT, on the writer's thread, never inside a signal handler
+ * (CUPTI is not async-signal-safe: a crash inside CUPTI or the allocator would hang there; on
+ * the writer a stuck flush is abandoned after the agent's bound). */
+static void flush_at_last_words(void)
 {
-    size_t i = 0;
-    while (i < NFATAL && fatal_signals[i] != sig) i++;
-    if (i == NFATAL) return;
-    if (!in_signal_flush && getpid() == started_pid) {
-        in_signal_flush = 1;
-        release_cupti();
-    }
-    const struct sigaction *p = &previous[i];
-    if (p->sa_flags & SA_SIGINFO) {
-        if (p->sa_sigaction) p->sa_sigaction(sig, info, uctx);
-        return;
-    }
-    if (p->sa_handler != SIG_DFL && p->sa_handler != SIG_IGN) {
-        p->sa_handler(sig);
-        return;
-    }
-    sigaction(sig, p, NULL); /* default action: restore and let the signal happen again */
-    if (info == NULL || info->si_code <= 0) raise(sig);
+    if (getpid() != started_pid) return;
+    release_cupti();
 }
 
 static void install_flush_handlers(void)
 {
     on_exit(on_process_exit, NULL);
-    for (size_t i = 0; i < NFATAL; i++) {
-        struct sigaction old, sa;
-        if (sigaction(fatal_signals[i], NULL, &old) != 0) continue;
-        if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_fatal_signal;
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        previous[i] = old;
-        sigaction(fatal_signals[i], &sa, NULL);
-    }
+    cc_agent_on_last_words(flush_at_last_words);
 }
 
 static int rank_from_env(void)

@@ -1,6 +1,7 @@
 /* The scratch arena of an event reader: bump allocation in chunks that never move, so the
  * strings and arrays of the event last read stay valid until the reader resets it for the next
- * event. Reset keeps the largest chunk, so steady-state reading allocates nothing. */
+ * event. Reset keeps the largest chunk, so steady-state reading allocates nothing. Chunks are
+ * not core/grow.h arrays: growing one would move what the event already points to. */
 #include <stdlib.h>
 #include <string.h>
 #include "core/evtio_internal.h"

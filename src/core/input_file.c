@@ -1,6 +1,7 @@
 /* Input files: regular files only, opened without blocking, mapped or read whole within a limit
  * (input_file.h). */
 #include "core/input_file.h"
+#include "core/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -112,25 +113,23 @@ int cc_input_read(const char *path, size_t max, char **data, size_t *size, char 
         close(fd);
         return -1;
     }
-    /* The file may change while it is read: the buffer grows as needed, but never past max + 1
-     * bytes, the one byte more telling "exactly max" from "grew past max". */
-    size_t cap = (size_t)st_size + 1, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (n == cap) {
-            if (cap > max) {
+    /* The file may change while it is read: `want` (the bytes that may be read so far) grows as
+     * needed, but never past max + 1, the one byte more telling "exactly max" from "grew past
+     * max". The buffer holds `want` bytes and a NUL. */
+    size_t want = (size_t)st_size + 1, n = 0, cap = 0;
+    char *buf = NULL;
+    while (CC_ARRAY_RESERVE(buf, cap, want + 1) == 0) {
+        if (n == want) {
+            if (want > max) {
                 snprintf(err, errlen, "larger than %zu bytes", max);
                 free(buf);
                 close(fd);
                 return -1;
             }
-            size_t nc = cap * 2 > max + 1 ? max + 1 : cap * 2;
-            char *nb = realloc(buf, nc + 1);
-            if (!nb) break;
-            buf = nb;
-            cap = nc;
+            want = want * 2 > max + 1 ? max + 1 : want * 2;
+            continue; /* room for it first */
         }
-        ssize_t k = read(fd, buf + n, cap - n);
+        ssize_t k = read(fd, buf + n, want - n);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) {
             snprintf(err, errlen, "read error: %s", strerror(errno));

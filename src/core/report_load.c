@@ -7,6 +7,8 @@
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
+#include "core/grow.h"
+#include "core/hashmap.h"
 #include "core/json.h"
 
 #include <errno.h>
@@ -42,75 +44,6 @@ void cc_finding_set_free(cc_finding_set *s) {
     free(s);
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need) ncap *= 2;
-    void *p = realloc(*arr, ncap * elem);
-    if (!p) return -1;
-    *arr = p;
-    *cap = ncap;
-    return 0;
-}
-
-/* ---- id -> set index map of the current section ---- */
-
-typedef struct idmap {
-    uint64_t *ids; /* 0 = empty slot (ids are >= 1) */
-    size_t *idx;
-    size_t n, cap;
-} idmap;
-
-static void idmap_clear(idmap *m) {
-    free(m->ids);
-    free(m->idx);
-    memset(m, 0, sizeof *m);
-}
-
-static size_t *idmap_find(const idmap *m, uint64_t id) {
-    if (!m->cap) return NULL;
-    for (size_t j = (id * 0x9E3779B97F4A7C15ull) & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
-        if (m->ids[j] == 0) return NULL;
-        if (m->ids[j] == id) return &m->idx[j];
-    }
-}
-
-static int idmap_put(idmap *m, uint64_t id, size_t idx) {
-    size_t *old = idmap_find(m, id);
-    if (old) {
-        *old = idx; /* a repeated id: the later finding wins */
-        return 0;
-    }
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        uint64_t *ids = calloc(cap, sizeof *ids);
-        size_t *ix = calloc(cap, sizeof *ix);
-        if (!ids || !ix) {
-            free(ids);
-            free(ix);
-            return -1;
-        }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->ids[i]) continue;
-            size_t j = (m->ids[i] * 0x9E3779B97F4A7C15ull) & (cap - 1);
-            while (ids[j]) j = (j + 1) & (cap - 1);
-            ids[j] = m->ids[i];
-            ix[j] = m->idx[i];
-        }
-        free(m->ids);
-        free(m->idx);
-        m->ids = ids;
-        m->idx = ix;
-        m->cap = cap;
-    }
-    size_t j = (id * 0x9E3779B97F4A7C15ull) & (m->cap - 1);
-    while (m->ids[j]) j = (j + 1) & (m->cap - 1);
-    m->ids[j] = id;
-    m->idx[j] = idx;
-    m->n++;
-    return 0;
-}
-
 /* ---- decoding records ---- */
 
 typedef struct scratch { /* temporary arrays behind a decoded finding; freed after cloning */
@@ -119,7 +52,7 @@ typedef struct scratch { /* temporary arrays behind a decoded finding; freed aft
 } scratch;
 
 static void *scratch_alloc(scratch *s, size_t n, size_t elem) {
-    if (grow((void **)&s->ptrs, &s->cap, s->n + 1, sizeof *s->ptrs) != 0) return NULL;
+    if (CC_ARRAY_RESERVE(s->ptrs, s->cap, s->n + 1) != 0) return NULL;
     void *p = calloc(n ? n : 1, elem);
     if (p) s->ptrs[s->n++] = p;
     return p;
@@ -325,7 +258,7 @@ static int decode_finding(const cc_json *o, cc_finding *f, scratch *sc, const ch
 
 typedef struct loader {
     cc_finding_set *s;
-    idmap ids;
+    cc_hashmap ids;      /* finding id of the current section -> index into s */
     const char *path;
     const char *run_id;  /* read only this run's sections; NULL: all */
     size_t lineno;
@@ -364,7 +297,7 @@ static int add_finding(loader *l, const cc_json *o) {
         goto out;
     }
     cc_finding *copy = cc_finding_clone(&f, NULL, 0);
-    if (!copy || grow((void **)&l->s->items, &l->s->cap, l->s->n + 1, sizeof *l->s->items)) {
+    if (!copy || CC_ARRAY_RESERVE(l->s->items, l->s->cap, l->s->n + 1) != 0) {
         free(copy);
         rc = failf(l, "out of memory", NULL);
         goto out;
@@ -372,7 +305,7 @@ static int add_finding(loader *l, const cc_json *o) {
     l->s->items[l->s->n] = copy;
     uint64_t id;
     if (cc_json_u64(cc_json_get(o, "id"), &id) == 0 && id != 0 &&
-        idmap_put(&l->ids, id, l->s->n) != 0) {
+        cc_hashmap_put(&l->ids, id, l->s->n) != 0) { /* a repeated id: the later one wins */
         free(copy);
         rc = failf(l, "out of memory", NULL);
         goto out;
@@ -388,7 +321,7 @@ static int apply_update(loader *l, const cc_json *o) {
     if (cc_json_u64(cc_json_get(o, "id"), &id) != 0) return failf(l, "update without a valid 'id'", NULL);
     if (cc_json_u64(cc_json_get(o, "count"), &count) != 0)
         return failf(l, "update without a valid 'count'", NULL);
-    size_t *idx = idmap_find(&l->ids, id);
+    const uint64_t *idx = cc_hashmap_get(&l->ids, id);
     if (!idx) return failf(l, "update for a finding id not seen before", NULL);
     const cc_finding *old = l->s->items[*idx];
     scratch sc = {0};
@@ -434,7 +367,7 @@ static int add_note(loader *l, const cc_json *o) {
     const char *text = cc_json_str(cc_json_get(o, "text"));
     if (!text) return failf(l, "note without a 'text' string", NULL);
     char *copy = strdup(text);
-    if (!copy || grow((void **)&l->s->notes, &l->s->notes_cap, l->s->nnotes + 1, sizeof(char *))) {
+    if (!copy || CC_ARRAY_RESERVE(l->s->notes, l->s->notes_cap, l->s->nnotes + 1) != 0) {
         free(copy);
         return failf(l, "out of memory", NULL);
     }
@@ -447,7 +380,7 @@ static int handle_record(loader *l, const cc_json *o) {
     const char *type = cc_json_str(cc_json_get(o, "type"));
     if (!type) return failf(l, "record without a 'type' string", NULL);
     if (strcmp(type, "header") == 0) {
-        idmap_clear(&l->ids); /* a new process section: ids start again */
+        cc_hashmap_clear(&l->ids); /* a new process section: ids start again */
         const char *run = cc_json_str(cc_json_get(o, "run"));
         l->seen_header = 1;
         l->reading = !l->run_id || (run && strcmp(run, l->run_id) == 0);
@@ -541,7 +474,7 @@ int cc_finding_set_load_report(cc_finding_set *s, const char *path, const char *
                  l.damaged == 2 ? "" : "s");
     }
     if (sections) *sections = l.sections;
-    idmap_clear(&l.ids);
+    cc_hashmap_free(&l.ids);
     fclose(f);
     return rc;
 }

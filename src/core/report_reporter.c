@@ -7,6 +7,8 @@
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
+#include "core/grow.h"
+#include "core/hashmap.h"
 #include "core/json.h"
 #include "core/owned_file.h"
 #include "core/suppress.h"
@@ -40,8 +42,7 @@ struct cc_reporter {
     cc_suppressions *supp;
     entry **entries;
     size_t n, cap;
-    size_t *table; /* open addressing: index + 1 into entries, 0 = empty */
-    size_t table_cap;
+    cc_hashmap by_key; /* cc_hash_str of a dedup key -> index into entries (keys compared) */
     uint64_t total, suppressed, next_id;
     uint64_t distinct_sev[3], total_sev[3];
 };
@@ -102,41 +103,19 @@ fail:
 /* ---- dedup table ---- */
 
 static entry *lookup(cc_reporter *r, const char *key, uint64_t h) {
-    if (!r->table_cap) return NULL;
-    for (size_t j = h & (r->table_cap - 1);; j = (j + 1) & (r->table_cap - 1)) {
-        size_t v = r->table[j];
-        if (!v) return NULL;
-        entry *e = r->entries[v - 1];
-        if (e->hash == h && strcmp(e->key, key) == 0) return e;
+    size_t cursor = 0;
+    for (uint64_t *i; (i = cc_hashmap_find_next(&r->by_key, h, &cursor)) != NULL;) {
+        entry *e = r->entries[*i];
+        if (strcmp(e->key, key) == 0) return e;
     }
-}
-
-static void table_put(size_t *table, size_t cap, uint64_t h, size_t idx1) {
-    size_t j = h & (cap - 1);
-    while (table[j]) j = (j + 1) & (cap - 1);
-    table[j] = idx1;
+    return NULL;
 }
 
 static int insert(cc_reporter *r, entry *e) {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 64;
-        entry **ne = realloc(r->entries, cap * sizeof *ne);
-        if (!ne) return -1;
-        r->entries = ne;
-        r->cap = cap;
-    }
-    if ((r->n + 1) * 2 > r->table_cap) {
-        size_t cap = r->table_cap ? r->table_cap * 2 : 128;
-        size_t *t = calloc(cap, sizeof *t);
-        if (!t) return -1;
-        for (size_t i = 0; i < r->n; i++) table_put(t, cap, r->entries[i]->hash, i + 1);
-        free(r->table);
-        r->table = t;
-        r->table_cap = cap;
-    }
-    r->entries[r->n] = e;
-    table_put(r->table, r->table_cap, e->hash, r->n + 1);
-    r->n++;
+    if (CC_ARRAY_RESERVE(r->entries, r->cap, r->n + 1) != 0 ||
+        cc_hashmap_add(&r->by_key, e->hash, r->n) != 0)
+        return -1;
+    r->entries[r->n++] = e;
     return 0;
 }
 
@@ -373,7 +352,7 @@ void cc_reporter_close(cc_reporter *r) {
         free(r->entries[i]);
     }
     free(r->entries);
-    free(r->table);
+    cc_hashmap_free(&r->by_key);
     cc_suppressions_free(r->supp);
     free(r->tool);
     pthread_mutex_unlock(&r->lock);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/evtio_internal.h"
+#include "core/grow.h"
 
 struct cc_scenario_parser {
     const char *data;
@@ -230,14 +231,9 @@ static int parse_deps(cc_scenario_parser *p, const char *key, const char *val)
         uint64_t id;
         if (parse_handle(p, key, s, n, 0, &id)) return -1;
         if (p->ndeps == CC_EVT_MAX_DEPS) return perr(p, "more than %u deps", CC_EVT_MAX_DEPS);
-        if (p->ndeps == p->deps_cap) {
-            size_t cap = p->deps_cap ? p->deps_cap * 2 : 16;
-            uint64_t *d = realloc(p->deps, cap * sizeof *d);
-            if (!d) return perr(p, "out of memory");
-            p->deps = d;
-            p->deps_cap = cap;
-        }
-        p->deps[p->ndeps++] = id;
+        uint64_t *dep = CC_ARRAY_PUSH(p->deps, p->ndeps, p->deps_cap);
+        if (!dep) return perr(p, "out of memory");
+        *dep = id;
         if (!comma) return 0;
         s = comma + 1;
     }
@@ -256,13 +252,7 @@ static int add_frame(cc_scenario_parser *p, cc_evt_arena *a, const char *s, size
         pc = 0;
     }
     if (p->nframes == CC_EVT_MAX_FRAMES) return perr(p, "more than %u frames", CC_EVT_MAX_FRAMES);
-    if (p->nframes == p->frames_cap) {
-        size_t cap = p->frames_cap ? p->frames_cap * 2 : 16;
-        cc_stack_frame *f = realloc(p->frames, cap * sizeof *f);
-        if (!f) return perr(p, "out of memory");
-        p->frames = f;
-        p->frames_cap = cap;
-    }
+    if (CC_ARRAY_RESERVE(p->frames, p->frames_cap, p->nframes + 1)) return perr(p, "out of memory");
     const char *text = cc_evt_arena_strndup(a, s, n);
     if (!text) return perr(p, "out of memory");
     p->frames[p->nframes].pc = pc;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "core/grow.h"
+#include "core/hashmap.h"
 #include "core/options.h"
 
 typedef struct cc_stored_stack {
@@ -23,17 +25,13 @@ struct cc_session {
     cc_reporter *reporter;
     cc_options *options;
     pthread_mutex_t lock;
-    cc_stored_stack *stacks;  /* open-addressing table keyed by stack id */
-    size_t stack_cap, stack_count;
+    cc_stored_stack *stacks;  /* in order of definition */
+    size_t stack_count, stack_cap;
+    cc_hashmap stack_index;   /* stack id -> index into stacks */
     int (*resolve)(uint64_t id, cc_session_stack_sink sink, void *sink_arg, void *arg);
     void *resolve_arg;
     int closed;
 };
-
-static size_t stack_slot(const cc_session *s, uint64_t id) {
-    uint64_t h = id * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 17) & (s->stack_cap - 1);
-}
 
 static void free_stack(cc_stored_stack *st) {
     for (uint32_t i = 0; i < st->stack.nframes; i++) free((char *)st->frames[i].text);
@@ -41,33 +39,15 @@ static void free_stack(cc_stored_stack *st) {
     memset(st, 0, sizeof *st);
 }
 
-static int grow_stacks(cc_session *s) {
-    size_t ncap = s->stack_cap ? s->stack_cap * 2 : 256;
-    cc_stored_stack *n = calloc(ncap, sizeof *n);
-    if (!n) return -1;
-    cc_stored_stack *old = s->stacks;
-    size_t ocap = s->stack_cap;
-    s->stacks = n;
-    s->stack_cap = ncap;
-    for (size_t i = 0; i < ocap; i++) {
-        if (old[i].stack.id == 0) continue;
-        size_t j = stack_slot(s, old[i].stack.id);
-        while (n[j].stack.id != 0) j = (j + 1) & (ncap - 1);
-        n[j] = old[i];
-    }
-    free(old);
-    return 0;
-}
-
 static void store_stack(cc_session *s, const cc_ev_host_stack *in) {
     if (in->id == 0) return;
-    if ((s->stack_count + 1) * 2 > s->stack_cap && grow_stacks(s) != 0) return;
-    size_t j = stack_slot(s, in->id);
-    while (s->stacks[j].stack.id != 0 && s->stacks[j].stack.id != in->id)
-        j = (j + 1) & (s->stack_cap - 1);
-    cc_stored_stack *st = &s->stacks[j];
-    if (st->stack.id == in->id) free_stack(st); /* redefinition replaces */
-    else s->stack_count++;
+    if (CC_ARRAY_RESERVE(s->stacks, s->stack_cap, s->stack_count + 1) != 0) return;
+    int added = 0;
+    uint64_t *index = cc_hashmap_get_or_add(&s->stack_index, in->id, s->stack_count, &added);
+    if (!index) return;
+    cc_stored_stack *st = &s->stacks[*index];
+    if (added) s->stack_count++;
+    else free_stack(st); /* redefinition replaces */
     st->frames = in->nframes ? calloc(in->nframes, sizeof *st->frames) : NULL;
     uint32_t n = st->frames ? in->nframes : 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -80,13 +60,8 @@ static void store_stack(cc_session *s, const cc_ev_host_stack *in) {
 }
 
 static const cc_ev_host_stack *find_stack(const cc_session *s, uint64_t id) {
-    if (id == 0 || s->stack_cap == 0) return NULL;
-    size_t j = stack_slot(s, id);
-    while (s->stacks[j].stack.id != 0) {
-        if (s->stacks[j].stack.id == id) return &s->stacks[j].stack;
-        j = (j + 1) & (s->stack_cap - 1);
-    }
-    return NULL;
+    const uint64_t *index = id != 0 ? cc_hashmap_get(&s->stack_index, id) : NULL;
+    return index ? &s->stacks[*index].stack : NULL;
 }
 
 static void store_resolved(const cc_ev_host_stack *stack, void *sink_arg) {
@@ -199,9 +174,9 @@ uint64_t cc_session_close(cc_session *s) {
     uint64_t errors = cc_reporter_errors(s->reporter);
     cc_reporter_close(s->reporter);
     pthread_mutex_unlock(&s->lock);
-    for (size_t i = 0; i < s->stack_cap; i++)
-        if (s->stacks[i].stack.id) free_stack(&s->stacks[i]);
+    for (size_t i = 0; i < s->stack_count; i++) free_stack(&s->stacks[i]);
     free(s->stacks);
+    cc_hashmap_free(&s->stack_index);
     cc_options_free(s->options);
     pthread_mutex_destroy(&s->lock);
     free(s);

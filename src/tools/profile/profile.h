@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "core/hashmap.h"
 #include "cucheck/event.h"
 
 /* ---- the store ---- */
@@ -59,7 +60,7 @@ typedef struct cc_prof_data {
     cc_prof_sync *syncs; size_t nsyncs, capsyncs;
     cc_prof_device *devices; size_t ndevices, capdevices;
     char **strs; size_t nstrs, capstrs; /* interned strings; id = index (0 = "") */
-    uint32_t *hash; size_t hashcap;     /* open addressing: string id + 1, 0 = empty */
+    cc_hashmap by_text;                 /* cc_hash_str of a string -> its id (texts compared) */
     uint64_t first_ts;      /* timestamp of the first event (0: none yet) */
     uint64_t last_ts;
     int has_clock;

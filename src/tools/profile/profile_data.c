@@ -3,6 +3,7 @@
  * pair and the process identity — in growable arrays, with every string interned once. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 #include "tools/profile/profile.h"
 
 void cc_prof_data_init(cc_prof_data *d)
@@ -21,70 +22,25 @@ void cc_prof_data_free(cc_prof_data *d)
     free(d->devices);
     for (size_t i = 0; i < d->nstrs; i++) free(d->strs[i]);
     free(d->strs);
-    free(d->hash);
+    cc_hashmap_free(&d->by_text);
     memset(d, 0, sizeof *d);
-}
-
-/* Room for one more element in *arr (n used, *cap allocated); NULL when out of memory. */
-static void *grow(void *arrp, size_t n, size_t *cap, size_t elem)
-{
-    void **arr = arrp;
-    if (n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 256;
-        void *p = realloc(*arr, nc * elem);
-        if (!p) return NULL;
-        *arr = p;
-        *cap = nc;
-    }
-    return (char *)*arr + n * elem;
-}
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static int rehash(cc_prof_data *d, size_t cap)
-{
-    uint32_t *h = calloc(cap, sizeof *h);
-    if (!h) return -1;
-    for (size_t i = 0; i < d->nstrs; i++) {
-        size_t j = hash_str(d->strs[i]) & (cap - 1);
-        while (h[j]) j = (j + 1) & (cap - 1);
-        h[j] = (uint32_t)i + 1;
-    }
-    free(d->hash);
-    d->hash = h;
-    d->hashcap = cap;
-    return 0;
 }
 
 uint32_t cc_prof_intern(cc_prof_data *d, const char *s)
 {
     if (!s) s = "";
-    if (d->hashcap == 0 || (d->nstrs + 1) * 2 > d->hashcap) {
-        if (rehash(d, d->hashcap ? d->hashcap * 2 : 1024) != 0) {
-            d->oom = 1;
-            return 0;
-        }
-    }
-    size_t j = hash_str(s) & (d->hashcap - 1);
-    while (d->hash[j]) {
-        uint32_t id = d->hash[j] - 1;
-        if (strcmp(d->strs[id], s) == 0) return id;
-        j = (j + 1) & (d->hashcap - 1);
-    }
-    char **slot = grow(&d->strs, d->nstrs, &d->capstrs, sizeof *d->strs);
+    uint64_t h = cc_hash_str(s);
+    size_t cursor = 0;
+    for (const uint64_t *id; (id = cc_hashmap_find_next(&d->by_text, h, &cursor)) != NULL;)
+        if (strcmp(d->strs[*id], s) == 0) return (uint32_t)*id;
     char *copy = strdup(s);
-    if (!slot || !copy) {
+    if (!copy || CC_ARRAY_RESERVE(d->strs, d->capstrs, d->nstrs + 1) != 0 ||
+        cc_hashmap_add(&d->by_text, h, d->nstrs) != 0) {
         free(copy);
         d->oom = 1;
         return 0;
     }
-    *slot = copy;
-    d->hash[j] = (uint32_t)d->nstrs + 1;
+    d->strs[d->nstrs] = copy;
     return (uint32_t)d->nstrs++;
 }
 
@@ -97,14 +53,13 @@ static cc_prof_device *device_slot(cc_prof_data *d, int32_t ordinal)
 {
     for (size_t i = 0; i < d->ndevices; i++)
         if (d->devices[i].ordinal == ordinal) return &d->devices[i];
-    cc_prof_device *dev = grow(&d->devices, d->ndevices, &d->capdevices, sizeof *d->devices);
+    cc_prof_device *dev = CC_ARRAY_PUSH(d->devices, d->ndevices, d->capdevices);
     if (!dev) {
         d->oom = 1;
         return NULL;
     }
     memset(dev, 0, sizeof *dev);
     dev->ordinal = ordinal;
-    d->ndevices++;
     return dev;
 }
 
@@ -117,7 +72,7 @@ const cc_prof_device *cc_prof_find_device(const cc_prof_data *d, int32_t ordinal
 
 static void add_kernel(cc_prof_data *d, const cc_ev_kernel_activity *k)
 {
-    cc_prof_kernel *r = grow(&d->kernels, d->nkernels, &d->capkernels, sizeof *d->kernels);
+    cc_prof_kernel *r = CC_ARRAY_PUSH(d->kernels, d->nkernels, d->capkernels);
     if (!r) {
         d->oom = 1;
         return;
@@ -139,12 +94,11 @@ static void add_kernel(cc_prof_data *d, const cc_ev_kernel_activity *k)
     r->dynamic_smem = k->dynamic_smem;
     r->local_mem = k->local_mem;
     r->smem_config = k->smem_config;
-    d->nkernels++;
 }
 
 static void add_copy(cc_prof_data *d, const cc_ev_copy_activity *c)
 {
-    cc_prof_copy *r = grow(&d->copies, d->ncopies, &d->capcopies, sizeof *d->copies);
+    cc_prof_copy *r = CC_ARRAY_PUSH(d->copies, d->ncopies, d->capcopies);
     if (!r) {
         d->oom = 1;
         return;
@@ -162,12 +116,11 @@ static void add_copy(cc_prof_data *d, const cc_ev_copy_activity *c)
     r->direction = c->direction;
     r->src_kind = c->src_kind;
     r->dst_kind = c->dst_kind;
-    d->ncopies++;
 }
 
 static void add_api(cc_prof_data *d, uint32_t tid, const cc_ev_api_call *a)
 {
-    cc_prof_api *r = grow(&d->apis, d->napis, &d->capapis, sizeof *d->apis);
+    cc_prof_api *r = CC_ARRAY_PUSH(d->apis, d->napis, d->capapis);
     if (!r) {
         d->oom = 1;
         return;
@@ -180,12 +133,11 @@ static void add_api(cc_prof_data *d, uint32_t tid, const cc_ev_api_call *a)
     r->api = a->api;
     r->function = cc_prof_intern(d, a->function);
     r->result = a->result;
-    d->napis++;
 }
 
 static void add_range(cc_prof_data *d, uint32_t tid, const cc_ev_nvtx_range *n)
 {
-    cc_prof_range *r = grow(&d->ranges, d->nranges, &d->capranges, sizeof *d->ranges);
+    cc_prof_range *r = CC_ARRAY_PUSH(d->ranges, d->nranges, d->capranges);
     if (!r) {
         d->oom = 1;
         return;
@@ -196,12 +148,11 @@ static void add_range(cc_prof_data *d, uint32_t tid, const cc_ev_nvtx_range *n)
     r->tid = tid;
     r->name = cc_prof_intern(d, n->name);
     r->domain = cc_prof_intern(d, n->domain);
-    d->nranges++;
 }
 
 static void add_sync(cc_prof_data *d, const cc_ev_sync_activity *s)
 {
-    cc_prof_sync *r = grow(&d->syncs, d->nsyncs, &d->capsyncs, sizeof *d->syncs);
+    cc_prof_sync *r = CC_ARRAY_PUSH(d->syncs, d->nsyncs, d->capsyncs);
     if (!r) {
         d->oom = 1;
         return;
@@ -213,7 +164,6 @@ static void add_sync(cc_prof_data *d, const cc_ev_sync_activity *s)
     r->event = s->event;
     r->corr = s->correlation;
     r->type = s->type;
-    d->nsyncs++;
 }
 
 void cc_prof_data_add(cc_prof_data *d, const cc_event *ev)

@@ -12,24 +12,34 @@
 #include "agent/instr/instr_internal.h"
 #include "agent/tools/memcheck/mc_client.h"
 #include "agent/tools/memcheck/mc_windows.h"
+#include "core/hashmap.h"
 #include "symbols/demangle.h"
 
 #define CC_MC_SHAPES 16384 /* (kernel, grid, block) counters */
 #define CC_MC_FUNCS 8192   /* per-function selection cache */
 
-typedef struct shape_entry {
-    uint64_t key; /* 0 = empty */
-    uint32_t checks;
-} shape_entry;
-
-typedef struct func_entry {
-    CUfunction fn; /* NULL = empty */
-    int selected;
-} func_entry;
-
 static cc_memcheck_config cc_mc_cfg; /* memcheck's options (cc_mc_config_load) */
-static shape_entry cc_mc_shapes[CC_MC_SHAPES];
-static func_entry cc_mc_funcs[CC_MC_FUNCS];
+/* Fixed tables (core/hashmap.h, caller storage: no allocation on a launch), set up by
+ * mc_tables_ready under the manager's lock. shapes: cc_hash_combine of (kernel, grid, block) ->
+ * checked launches; funcs: CUfunction -> selected (0/1). */
+static struct {
+    int ready;
+    cc_hashmap shapes, funcs;
+    cc_hashmap_slot shape_slots[CC_MC_SHAPES], func_slots[CC_MC_FUNCS];
+    uint64_t shape_used[CC_HASHMAP_USED_WORDS(CC_MC_SHAPES)];
+    uint64_t func_used[CC_HASHMAP_USED_WORDS(CC_MC_FUNCS)];
+} cc_mc_tables;
+
+static void mc_tables_ready(void)
+{
+    if (!cc_mc_tables.ready) {
+        cc_hashmap_init_fixed(&cc_mc_tables.shapes, cc_mc_tables.shape_slots,
+                              cc_mc_tables.shape_used, CC_MC_SHAPES);
+        cc_hashmap_init_fixed(&cc_mc_tables.funcs, cc_mc_tables.func_slots,
+                              cc_mc_tables.func_used, CC_MC_FUNCS);
+        cc_mc_tables.ready = 1;
+    }
+}
 
 /* ---- launch policy ---- */
 
@@ -39,42 +49,30 @@ static int func_selected(CUfunction fn, const char *name)
     if (cfg->kernel_include[0] == '\0' && cfg->kernel_exclude[0] == '\0') {
         return 1;
     }
-    size_t h = ((uintptr_t)fn >> 4) % CC_MC_FUNCS;
-    for (size_t i = 0; i < CC_MC_FUNCS; i++) {
-        func_entry *e = &cc_mc_funcs[(h + i) % CC_MC_FUNCS];
-        if (e->fn == fn) {
-            return e->selected;
-        }
-        if (e->fn == NULL) {
-            char dem[1024];
-            cc_demangle(name != NULL ? name : "", dem, sizeof dem);
-            e->fn = fn;
-            e->selected = cc_memcheck_kernel_selected(cfg, name, dem);
-            return e->selected;
-        }
+    uint64_t key = (uint64_t)(uintptr_t)fn;
+    uint64_t *known = cc_hashmap_get(&cc_mc_tables.funcs, key);
+    if (known != NULL) {
+        return (int)*known;
     }
     char dem[1024];
     cc_demangle(name != NULL ? name : "", dem, sizeof dem);
-    return cc_memcheck_kernel_selected(cfg, name, dem);
+    int selected = cc_memcheck_kernel_selected(cfg, name, dem);
+    (void)cc_hashmap_put(&cc_mc_tables.funcs, key, (uint64_t)selected); /* full: decided again
+                                                                           at each launch */
+    return selected;
 }
 
-static shape_entry *shape_of(const Sanitizer_LaunchData *d)
+/* The checked-launch counter of the launch's (kernel, grid, block), or NULL when the table is
+ * full (later new shapes are not checked). Valid until the next insertion. */
+static uint64_t *shape_of(const Sanitizer_LaunchData *d)
 {
-    uint64_t k = 1469598103934665603ull;
     uint64_t parts[7] = {(uint64_t)(uintptr_t)d->function, d->gridDim_x, d->gridDim_y,
                          d->gridDim_z, d->blockDim_x, d->blockDim_y, d->blockDim_z};
+    uint64_t k = CC_HASH_SEED;
     for (int i = 0; i < 7; i++) {
-        k = (k ^ parts[i]) * 1099511628211ull;
+        k = cc_hash_combine(k, parts[i]);
     }
-    k = k != 0 ? k : 1;
-    for (size_t i = 0; i < CC_MC_SHAPES; i++) {
-        shape_entry *e = &cc_mc_shapes[(k + i) % CC_MC_SHAPES];
-        if (e->key == k || e->key == 0) {
-            e->key = k;
-            return e;
-        }
-    }
-    return NULL; /* table full: later new shapes are not checked */
+    return cc_hashmap_get_or_add(&cc_mc_tables.shapes, k, 0, NULL);
 }
 
 static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
@@ -83,7 +81,8 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
     cc_instr_state *g = &cc_instr_g;
     const cc_memcheck_config *cfg = &cc_mc_cfg;
     int want = 0;
-    shape_entry *shape = NULL;
+    uint64_t *shape = NULL;
+    mc_tables_ready();
     /* A module that calls device-side malloc/free runs checked on every launch: a heap block
      * its unchecked launches made would be unknown to the heap table later. */
     if (m != NULL && m->heap_user < 0) { /* read once per module */
@@ -98,7 +97,7 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
             want = 1;
         } else if (in_window) {
             shape = shape_of(d);
-            want = shape != NULL && shape->checks < cfg->checks_per_kernel;
+            want = shape != NULL && *shape < cfg->checks_per_kernel;
         }
     }
     int may_unpatch = (!cfg->full || (cfg->launch_count != 0 &&
@@ -107,7 +106,7 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
         return 0;
     }
     if (shape != NULL) {
-        shape->checks++;
+        (*shape)++;
     }
     return 1;
 }

@@ -79,7 +79,8 @@ int cc_mc_module_needs_every_launch(const void *cubin, size_t cubin_size)
     return cubin != NULL && cc_mc_cubin_uses_device_heap(cubin, cubin_size) == 1;
 }
 
-/* Called with the lock held. 1 and *w if the kernel's windows are known. */
+/* Called with the lock held. 1 and *w if the kernel's windows are known.
+ * Own code, not hashmap.h: direct-mapped, a newcomer replaces its slot's (hashmap.h refuses). */
 static int windows_of(const Sanitizer_LaunchData *d, const void *cubin, size_t cubin_size,
                       cc_mc_kernel_windows *w)
 {

@@ -7,25 +7,24 @@
 #include "agent/core/agent.h"
 #include "agent/tools/streamcheck/sc_agent.h"
 #include "agent/core/agent_knobs.h"
+#include "core/hashmap.h"
 
 #define CC_SC_KERNELS 8192  /* kernels (functions) with learning state */
 #define CC_SC_SHAPES 16384  /* launch shapes with facts */
 
-typedef struct sc_kernel_entry {
-    CUfunction fn;          /* NULL = empty */
-    cc_al_kernel k;
-} sc_kernel_entry;
-
-typedef struct sc_shape_entry {
-    uint64_t key;           /* 0 = empty */
-    cc_al_shape *s;
-} sc_shape_entry;
-
+/* Two fixed tables (core/hashmap.h, caller storage: no allocation in the table on a launch):
+ * kernels: CUfunction -> index into kernel_state; shapes: cc_al_shape_key -> cc_al_shape *
+ * (calloc'd the first time the shape is seen). Full: the launch is inferred (no_room). */
 static struct {
     uint32_t mode;
     cc_al_policy policy;
-    sc_kernel_entry kernels[CC_SC_KERNELS];
-    sc_shape_entry shapes[CC_SC_SHAPES];
+    int tables_ready;
+    cc_hashmap kernels, shapes;
+    cc_hashmap_slot kernel_slots[CC_SC_KERNELS], shape_slots[CC_SC_SHAPES];
+    uint64_t kernel_used[CC_HASHMAP_USED_WORDS(CC_SC_KERNELS)];
+    uint64_t shape_used[CC_HASHMAP_USED_WORDS(CC_SC_SHAPES)];
+    cc_al_kernel kernel_state[CC_SC_KERNELS];
+    size_t nkernels;
     uint64_t no_room, learned_dropped;
 } cc_sc = {.mode = CC_SC_MODE_API};
 
@@ -55,45 +54,50 @@ uint32_t cc_sc_mode_get(void)
     return cc_sc.mode;
 }
 
+static void tables_ready(void)
+{
+    if (!cc_sc.tables_ready) {
+        cc_hashmap_init_fixed(&cc_sc.kernels, cc_sc.kernel_slots, cc_sc.kernel_used,
+                              CC_SC_KERNELS);
+        cc_hashmap_init_fixed(&cc_sc.shapes, cc_sc.shape_slots, cc_sc.shape_used, CC_SC_SHAPES);
+        cc_sc.tables_ready = 1;
+    }
+}
+
 static cc_al_kernel *kernel_of(CUfunction fn)
 {
     if (fn == NULL) {
         return NULL;
     }
-    size_t h = (size_t)(((uintptr_t)fn >> 4) * 0x9e3779b97f4a7c15ull >> 40) % CC_SC_KERNELS;
-    for (size_t i = 0; i < CC_SC_KERNELS; i++) {
-        sc_kernel_entry *e = &cc_sc.kernels[(h + i) % CC_SC_KERNELS];
-        if (e->fn == fn) {
-            return &e->k;
-        }
-        if (e->fn == NULL) {
-            e->fn = fn;
-            memset(&e->k, 0, sizeof e->k);
-            return &e->k;
-        }
+    int added = 0;
+    uint64_t *index = cc_hashmap_get_or_add(&cc_sc.kernels, (uint64_t)(uintptr_t)fn,
+                                            (uint64_t)cc_sc.nkernels, &added);
+    if (index == NULL) {
+        return NULL; /* CC_SC_KERNELS kernels already have state */
     }
-    return NULL;
+    if (added) {
+        memset(&cc_sc.kernel_state[cc_sc.nkernels], 0, sizeof cc_sc.kernel_state[0]);
+        cc_sc.nkernels++;
+    }
+    return &cc_sc.kernel_state[*index];
 }
 
 static cc_al_shape *shape_of(uint64_t key)
 {
-    for (size_t i = 0; i < CC_SC_SHAPES; i++) {
-        sc_shape_entry *e = &cc_sc.shapes[(key + i) % CC_SC_SHAPES];
-        if (e->key == key) {
-            return e->s;
-        }
-        if (e->key == 0) {
-            cc_al_shape *s = calloc(1, sizeof *s);
-            if (s == NULL) {
-                return NULL;
-            }
-            s->key = key;
-            e->key = key;
-            e->s = s;
-            return s;
-        }
+    uint64_t *known = cc_hashmap_get(&cc_sc.shapes, key);
+    if (known != NULL) {
+        return (cc_al_shape *)(uintptr_t)*known;
     }
-    return NULL;
+    if (cc_sc.shapes.count == CC_SC_SHAPES) {
+        return NULL; /* full: the shape is not learned */
+    }
+    cc_al_shape *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->key = key;
+    (void)cc_hashmap_put(&cc_sc.shapes, key, (uint64_t)(uintptr_t)s); /* room checked above */
+    return s;
 }
 
 cc_al_action cc_sc_learn_decide(const Sanitizer_LaunchData *d)
@@ -129,6 +133,7 @@ cc_al_action cc_sc_learn_decide(const Sanitizer_LaunchData *d)
         p->nwords = 0;
         return p->action; /* arguments unknown (or too many pointers): inferred */
     }
+    tables_ready();
     cc_al_kernel *k = kernel_of(d->function);
     uint32_t grid[3] = {d->gridDim_x, d->gridDim_y, d->gridDim_z};
     uint32_t block[3] = {d->blockDim_x, d->blockDim_y, d->blockDim_z};

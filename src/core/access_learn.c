@@ -3,6 +3,7 @@
  * per-launch decision. Plain C, no allocation. */
 #include <string.h>
 #include "core/access_learn.h"
+#include "core/hash.h"
 #include "cucheck/event.h"
 
 void cc_al_policy_default(cc_al_policy *p)
@@ -49,24 +50,18 @@ size_t cc_al_scan(const unsigned char *buf, size_t len, const cc_ptr_slot *slots
 
 /* ---- shape ---- */
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    return (h ^ v) * 1099511628211ull;
-}
-
+/* The key lives only in the agent's shape table (never in a recording or a report): its hash
+ * may change. Dimensions go two to a word and a pointer word's offset and size go together, in
+ * cc_hash_pair (cheap, off the chain), so the chain of cc_hash_combine steps stays short. */
 uint64_t cc_al_shape_key(uint64_t function, const uint32_t grid[3], const uint32_t block[3],
                          const cc_al_word *words, size_t nwords)
 {
-    uint64_t h = 1469598103934665603ull;
-    h = mix(h, function);
-    for (int i = 0; i < 3; i++) {
-        h = mix(h, grid[i]);
-        h = mix(h, block[i]);
-    }
-    h = mix(h, nwords);
+    uint64_t h = cc_hash_combine(cc_hash_pair(function, grid[0] | (uint64_t)grid[1] << 32),
+                                 cc_hash_pair(grid[2] | (uint64_t)block[0] << 32,
+                                              block[1] | (uint64_t)block[2] << 32));
+    h = cc_hash_combine(h, nwords);
     for (size_t i = 0; i < nwords; i++) {
-        h = mix(h, words[i].offset);
-        h = mix(h, words[i].end - words[i].base);
+        h = cc_hash_combine(h, cc_hash_pair(words[i].offset, words[i].end - words[i].base));
     }
     return h != 0 ? h : 1;
 }

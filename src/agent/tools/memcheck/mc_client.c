@@ -66,12 +66,12 @@ static int func_selected(CUfunction fn, const char *name)
  * full (later new shapes are not checked). Valid until the next insertion. */
 static uint64_t *shape_of(const Sanitizer_LaunchData *d)
 {
-    uint64_t parts[7] = {(uint64_t)(uintptr_t)d->function, d->gridDim_x, d->gridDim_y,
-                         d->gridDim_z, d->blockDim_x, d->blockDim_y, d->blockDim_z};
-    uint64_t k = CC_HASH_SEED;
-    for (int i = 0; i < 7; i++) {
-        k = cc_hash_combine(k, parts[i]);
-    }
+    /* Dimensions two to a word: two cc_hash_pair side by side, joined by one combiner step. */
+    uint64_t k = cc_hash_combine(
+        cc_hash_pair((uint64_t)(uintptr_t)d->function,
+                     d->gridDim_x | (uint64_t)d->gridDim_y << 32),
+        cc_hash_pair(d->gridDim_z | (uint64_t)d->blockDim_x << 32,
+                     d->blockDim_y | (uint64_t)d->blockDim_z << 32));
     return cc_hashmap_get_or_add(&cc_mc_tables.shapes, k, 0, NULL);
 }
 

@@ -89,9 +89,10 @@ def check_collected(stderr, processes=1):
     return notes
 
 
-def read_report(path):
+def read_report(path, cut_tail_ok=False):
     """(records, None) or (records so far, one-line error): a JSON Lines report in which every
-    line is a JSON object with a string "type"."""
+    line is a JSON object with a string "type"; with cut_tail_ok a last line that is not JSON (a
+    process that died while writing it) is skipped."""
     try:
         with open(path, "rb") as fh:
             data = fh.read().decode("utf-8", "replace")
@@ -100,12 +101,15 @@ def read_report(path):
     except OSError as err:
         return [], "cannot read the report %s: %s" % (path, err.strerror)
     records = []
-    for number, line in enumerate(data.split("\n"), 1):
+    lines = data.split("\n")
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             rec = json.loads(line)
         except ValueError as err:
+            if cut_tail_ok and number == len(lines):
+                break
             return records, "%s:%d: not JSON (%s)" % (path, number, err)
         if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
             return records, "%s:%d: not a report record (no \"type\")" % (path, number)

@@ -37,6 +37,7 @@ GPU = os.path.dirname(HERE)
 sys.path.insert(0, GPU)
 sys.path.insert(0, os.path.join(GPU, "memcheck"))
 import findings  # noqa: E402
+import verdict  # noqa: E402
 import run_gpu_tests  # noqa: E402
 from run_memcheck_gpu import device_values_ok  # noqa: E402
 
@@ -172,36 +173,8 @@ def execute(cmd, timeout):
 
 # ---- reading reports ----
 
-def read_jsonl(path, cut_tail_ok=False):
-    """(records, None) or (records read so far, one-line error). Every line must be a JSON
-    object with a string "type"; with cut_tail_ok a last line without a newline that is not
-    JSON (a process that died while writing) is skipped."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read().decode("utf-8", "replace")
-    except FileNotFoundError:
-        return [], "no report file %s" % path
-    except OSError as err:
-        return [], "cannot read the report %s: %s" % (path, err.strerror)
-    records = []
-    lines = data.split("\n")
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError as err:
-            if cut_tail_ok and number == len(lines):
-                break
-            return records, "%s:%d: not JSON (%s)" % (path, number, err)
-        if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
-            return records, "%s:%d: not a report record (no \"type\")" % (path, number)
-        records.append(rec)
-    return records, None
-
-
-def report_findings(records):
-    return [r for r in records if r.get("type") == "finding" and findings._is_finding(r)]
+read_jsonl = verdict.read_report        # one reader of reports for every runner
+report_findings = verdict.report_findings
 
 
 def serious(found):

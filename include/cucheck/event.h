@@ -67,6 +67,7 @@ typedef enum cc_event_kind {
     CC_EV_DEVICE_FAULT = 43,   /* the GPU core dump of a device exception: grid, block, thread, pc */
     CC_EV_LAUNCH_PROGRESS = 44, /* at a sticky error: a tracked launch the GPU had not finished */
     CC_EV_LAUNCH_CHECKED = 45, /* every device result of an instrumented launch was delivered */
+    CC_EV_MODULE_VAR = 46,     /* a global variable of a loaded module, with its device address */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -563,6 +564,25 @@ typedef struct cc_ev_launch_checked {
                             * launch with an id in [launch_id, last_id] */
 } cc_ev_launch_checked;
 
+/* ---- module variables (CC_EV_MODULE_VAR) ---- */
+/* One `__device__`, `__constant__` or `__managed__` variable of a loaded module: the agent is to
+ * list them from the module's cubin (symbols/modvars.h) and ask the driver for each one's
+ * address (cuModuleGetGlobal) at an API exit after the module loaded (not wired yet:
+ * src/agent/tools/memcheck/mc_modvars.h). The variable lives until its module unloads
+ * (CC_EV_MODULE_UNLOAD) or its context is destroyed. */
+#define CC_MODVAR_FLAG_CONSTANT 0x1u /* `__constant__` (a constant bank) */
+#define CC_MODVAR_FLAG_MANAGED 0x2u  /* `__managed__` */
+
+typedef struct cc_ev_module_var {
+    uint64_t context;
+    uint64_t module;
+    uint64_t address;      /* device address */
+    uint64_t size;         /* bytes */
+    uint32_t flags;        /* CC_MODVAR_FLAG_* */
+    const char *name;      /* the symbol name in the cubin (mangled; what cuModuleGetGlobal
+                            * takes) */
+} cc_ev_module_var;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -599,6 +619,7 @@ typedef struct cc_event {
         cc_ev_device_fault device_fault;  /* DEVICE_FAULT */
         cc_ev_launch_progress launch_progress; /* LAUNCH_PROGRESS */
         cc_ev_launch_checked launch_checked; /* LAUNCH_CHECKED */
+        cc_ev_module_var module_var;      /* MODULE_VAR */
     } u;
 } cc_event;
 

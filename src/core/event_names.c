@@ -54,6 +54,7 @@ static const char *const kind_names[] = {
     [CC_EV_DEVICE_FAULT] = "device_fault",
     [CC_EV_LAUNCH_PROGRESS] = "launch_progress",
     [CC_EV_LAUNCH_CHECKED] = "launch_checked",
+    [CC_EV_MODULE_VAR] = "module_var",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 

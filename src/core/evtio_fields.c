@@ -355,6 +355,15 @@ static const cc_evt_field launch_checked[] = {
     F("last_id", CC_FT_U64, launch_checked.last_id),
 };
 
+static const cc_evt_field module_var[] = {
+    F("context", CC_FT_HANDLE, module_var.context),
+    F("module", CC_FT_HANDLE, module_var.module),
+    F("address", CC_FT_ADDR, module_var.address),
+    F("size", CC_FT_U64, module_var.size),
+    F("flags", CC_FT_HEX32, module_var.flags),
+    F("name", CC_FT_STR, module_var.name),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -407,6 +416,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_DEVICE_FAULT] = T(device_fault),
     [CC_EV_LAUNCH_PROGRESS] = T(launch_progress),
     [CC_EV_LAUNCH_CHECKED] = T(launch_checked),
+    [CC_EV_MODULE_VAR] = T(module_var),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

@@ -178,6 +178,11 @@ static size_t sample_events(cc_event *out)
             e->u.launch_checked = (cc_ev_launch_checked){ big + k, 0xfffffff1u,
                                                           CC_CHECKED_LOST, big + k + 47 };
             break;
+        case CC_EV_MODULE_VAR:
+            e->u.module_var = (cc_ev_module_var){ big, big + 3, 0x7f0000600048ull, 1ull << 33,
+                                                  CC_MODVAR_FLAG_CONSTANT | 0x80000000u,
+                                                  "__nv_static_26__x \"q\" #1" };
+            break;
         default:
             break;
         }
@@ -363,6 +368,10 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
     case CC_EV_LAUNCH_CHECKED:
         D(u.launch_checked.launch_id); D(u.launch_checked.errors); D(u.launch_checked.result);
         D(u.launch_checked.last_id);
+        break;
+    case CC_EV_MODULE_VAR:
+        D(u.module_var.context); D(u.module_var.module); D(u.module_var.address);
+        D(u.module_var.size); D(u.module_var.flags); S(u.module_var.name);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

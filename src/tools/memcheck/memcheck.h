@@ -3,14 +3,16 @@
  * leaks), memcheck_device.c the device-side violations (CC_EV_DEVICE_ACCESS_ERROR) turned into
  * findings, memcheck_launches.c the recent launches (callsites) and the "what was checked"
  * counters, memcheck_unread.c the instrumented launches whose device results are not read back
- * yet. The allocation map is core's (core/allocmap.h); asynchronous errors are attributed by the
- * code every tool shares (tools/async_error/attribution.h). */
+ * yet, memcheck_vars.c the module variables (core/modvar_map.h). The allocation map is core's
+ * (core/allocmap.h); asynchronous errors are attributed by the code every tool shares
+ * (tools/async_error/attribution.h). */
 #ifndef CUCHECK_TOOLS_MEMCHECK_H
 #define CUCHECK_TOOLS_MEMCHECK_H
 
 #include <stdint.h>
 #include "cucheck/tool.h"
 #include "core/allocmap.h"
+#include "core/modvar_map.h"
 #include "core/hashmap.h"
 #include "tools/async_error/attribution.h"
 
@@ -24,6 +26,7 @@ typedef struct mc_launch {
     uint64_t launch_id;       /* 0: empty slot */
     uint64_t callsite;
     uint64_t stream;
+    uint64_t module;          /* the kernel's module handle (0 if unknown) */
     uint64_t alloc_mark;      /* the allocation map's clock at this launch */
     int held;                 /* unread: alloc_mark is held in the map (cc_allocmap_hold) */
 } mc_launch;
@@ -31,6 +34,7 @@ typedef struct mc_launch {
 typedef struct mc_state {
     cc_tool_host *host;
     cc_allocmap *allocs;
+    cc_modvar_map *vars;      /* the loaded modules' variables (CC_EV_MODULE_VAR) */
     int leak_check;           /* --leak-check full */
     int adaptive;             /* --mode adaptive (default) */
     mc_launch launches[MC_LAUNCH_RING];
@@ -66,6 +70,19 @@ void mc_report_leaks(mc_state *s, uint64_t context, int all);
 
 /* memcheck_device.c */
 void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e);
+
+/* memcheck_vars.c */
+void mc_on_module_var(mc_state *s, const cc_ev_module_var *v);
+void mc_on_module_unload(mc_state *s, uint64_t module);
+void mc_vars_drop_context(mc_state *s, uint64_t context);
+/* "the 4-byte __device__ variable `flag` (0x...) of this kernel's module" */
+void mc_var_describe(const cc_modvar *v, uint64_t launch_module, char *out, size_t outlen);
+/* When a module variable explains [addr, addr+size) better than the allocation map's verdict w
+ * (it holds the address, or it is nearer than w's allocation): 1, *vw set and the sentence
+ * ("at offset 1 of the 4-byte __device__ variable `flag` (0x...) of this kernel's module") in
+ * out. Else 0 (vw->var may still be set). */
+int mc_var_explain(mc_state *s, uint64_t addr, uint32_t size, const cc_where_info *w,
+                   uint64_t launch_module, cc_modvar_where *vw, char *out, size_t outlen);
 
 /* memcheck_launches.c */
 void mc_on_launch(mc_state *s, const cc_ev_launch *l);

@@ -2,9 +2,9 @@
  * access of a launch, found by the agent's patches) becomes an invalid-*, misaligned-*,
  * use-after-free, use-before-alloc, invalid-device-free or double-device-free finding, with the
  * kernel (demangled), pc, file:line, block, thread, address, size, the count of threads, where
- * the address lies relative to the allocation map (stream-ordered allocations say that
- * cudaFreeAsync freed them, with the free's host stack), the allocation's host stack and the
- * launch's host stack. */
+ * the address lies relative to the allocation map and the modules' variables (stream-ordered
+ * allocations say that cudaFreeAsync freed them, with the free's host stack; a `__device__`
+ * variable is named), the allocation's host stack and the launch's host stack. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +34,7 @@ typedef struct mc_verdict {
     char msg[640];
     cc_where_info w;
     int freed_async;          /* w.alloc is a stream-ordered allocation freed by cudaFreeAsync */
+    const cc_modvar *var;     /* the module variable the message explains the address by */
 } mc_verdict;
 
 /* Device-side malloc/free and device-heap accesses: the host map knows nothing of that heap. */
@@ -97,6 +98,20 @@ static void classify(mc_state *s, const cc_ev_device_access_error *e, const char
                 later = NULL;
             }
         }
+        /* A module variable that holds the address, or lies nearer than the allocation named,
+         * explains it instead (an allocation made after the launch still wins over a nearby
+         * variable: the kernel used it before it existed). */
+        cc_modvar_where vw;
+        char var_where[384];
+        /* A misaligned access is placed by its address ("at offset 1 of `x`"), not its size. */
+        uint32_t span = e->violation == CC_VIOLATION_MISALIGNED ? 1 : e->size;
+        if (mc_var_explain(s, e->address, span, &v->w, l != NULL ? l->module : 0, &vw,
+                           var_where, sizeof var_where) &&
+            (later == NULL || vw.where == CC_WHERE_INSIDE || vw.where == CC_WHERE_OVERRUN)) {
+            later = NULL;
+            v->var = vw.var;
+            snprintf(where, sizeof where, "%s", var_where);
+        }
     }
     if (e->violation == CC_VIOLATION_MISALIGNED) {
         snprintf(v->kind, sizeof v->kind, "misaligned-%s-%s", space_word(e->space), verb);
@@ -110,7 +125,8 @@ static void classify(mc_state *s, const cc_ev_device_access_error *e, const char
         snprintf(v->msg, sizeof v->msg, "Offset 0x%" PRIx64 " (%s of size %" PRIu32
                  ") is outside the %s memory window", e->address, verb, e->size,
                  e->space == CC_SPACE_SHARED ? "block's shared" : "thread's local");
-    } else if (v->w.where == CC_WHERE_FREED && v->w.alloc->mem_kind == CC_MEM_DEVICE_ASYNC) {
+    } else if (v->var == NULL && v->w.where == CC_WHERE_FREED &&
+               v->w.alloc->mem_kind == CC_MEM_DEVICE_ASYNC) {
         v->freed_async = 1;
         snprintf(v->kind, sizeof v->kind, "use-after-free");
         snprintf(v->msg, sizeof v->msg, "Use after free: %s of size %" PRIu32 " bytes at 0x%"
@@ -118,7 +134,7 @@ static void classify(mc_state *s, const cc_ev_device_access_error *e, const char
                  "allocation at 0x%" PRIx64 " freed by cudaFreeAsync before this launch (it "
                  "was already freed in stream order)", verb, e->size, e->address,
                  v->w.distance, v->w.alloc->size, v->w.alloc->base);
-    } else if (v->w.where == CC_WHERE_FREED) {
+    } else if (v->var == NULL && v->w.where == CC_WHERE_FREED) {
         snprintf(v->kind, sizeof v->kind, "use-after-free");
         snprintf(v->msg, sizeof v->msg, "Use after free: %s of size %" PRIu32 " bytes at 0x%"
                  PRIx64 ", %s", verb, e->size, e->address, where);
@@ -183,11 +199,18 @@ void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
         mc_stack(s, l->callsite, &f.nframes, &f.frames);
     }
     cc_related rel[2];
-    char rel_msg[2][192];
+    char rel_msg[2][384];
     memset(rel, 0, sizeof rel);
     uint32_t nrel = 0;
     const cc_alloc_rec *a = v.w.alloc;
-    if (a != NULL && v.w.where != CC_WHERE_NOWHERE) {
+    if (v.var != NULL) {
+        char var[384];
+        mc_var_describe(v.var, l != NULL ? l->module : 0, var, sizeof var);
+        snprintf(rel_msg[nrel], sizeof rel_msg[nrel], "%s", var);
+        rel[nrel].role = "variable";
+        rel[nrel].message = rel_msg[nrel];
+        nrel++;
+    } else if (a != NULL && v.w.where != CC_WHERE_NOWHERE) {
         snprintf(rel_msg[nrel], sizeof rel_msg[nrel], "%" PRIu64 " bytes at 0x%" PRIx64
                  " allocated%s", a->size, a->base,
                  a->mem_kind == CC_MEM_DEVICE_ASYNC ? " (stream-ordered, cudaMallocAsync)" : "");

@@ -14,6 +14,7 @@ void mc_on_launch(mc_state *s, const cc_ev_launch *l)
     slot->launch_id = l->launch_id;
     slot->callsite = l->callsite;
     slot->stream = l->stream;
+    slot->module = l->module;
     slot->alloc_mark = cc_allocmap_clock(s->allocs);
     slot->held = 0;
     if (l->flags & CC_LAUNCH_FLAG_INSTRUMENTED) {

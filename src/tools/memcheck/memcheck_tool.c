@@ -1,10 +1,10 @@
 /* The memcheck tool: invalid device memory accesses (reported by the agent's device patches as
- * CC_EV_DEVICE_ACCESS_ERROR events and explained here against the allocation map), invalid and
- * double frees, copies and memsets out of range, and leaks (--leak-check full). The agent's
- * instrumentation manager (src/agent/instr_*.c) reads the same options to decide which launches
- * run with device checks. A call that failed with a sticky error is no finding of its own: the
- * asynchronous error is attributed to its launch as `run` does (tools/async_error/). Ends with a
- * note of what was checked. */
+ * CC_EV_DEVICE_ACCESS_ERROR events and explained here against the allocation map and the
+ * modules' variables), invalid and double frees, copies and memsets out of range, and leaks
+ * (--leak-check full). The agent's instrumentation manager (src/agent/instr_*.c) reads the same
+ * options to decide which launches run with device checks. A call that failed with a sticky
+ * error is no finding of its own: the asynchronous error is attributed to its launch as `run`
+ * does (tools/async_error/). Ends with a note of what was checked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +25,11 @@ static void *mc_init(cc_tool_host *host, char *err, size_t errlen)
     }
     mc_state *s = calloc(1, sizeof *s);
     if (s == NULL || (s->allocs = cc_allocmap_new()) == NULL ||
+        (s->vars = cc_modvar_map_new()) == NULL ||
         (s->async_errors = cc_async_errors_new(host, "memcheck")) == NULL) {
         if (s != NULL) {
             cc_allocmap_free(s->allocs);
+            cc_modvar_map_free(s->vars);
         }
         free(s);
         snprintf(err, errlen, "out of memory");
@@ -58,7 +60,12 @@ static void mc_on_event(void *state, const cc_event *ev)
         break;
     case CC_EV_LAUNCH_CHECKED: mc_unread_checked(s, &ev->u.launch_checked); break;
     case CC_EV_CONTEXT_CREATE: mc_on_context_create(s, ev->u.context.context); break;
-    case CC_EV_CONTEXT_DESTROY: mc_on_context_destroy(s, ev->u.context.context); break;
+    case CC_EV_CONTEXT_DESTROY:
+        mc_on_context_destroy(s, ev->u.context.context);
+        mc_vars_drop_context(s, ev->u.context.context);
+        break;
+    case CC_EV_MODULE_VAR: mc_on_module_var(s, &ev->u.module_var); break;
+    case CC_EV_MODULE_UNLOAD: mc_on_module_unload(s, ev->u.module.module); break;
     case CC_EV_DEVICE_ACCESS_ERROR: mc_on_device_error(s, &ev->u.device_access_error); break;
     case CC_EV_PROCESS_EXIT:
         /* Leaks only on an orderly exit: a crash leaves everything allocated. */
@@ -80,6 +87,7 @@ static void mc_on_exit(void *state)
     mc_unread_free(s);
     cc_async_errors_free(s->async_errors);
     cc_allocmap_free(s->allocs);
+    cc_modvar_map_free(s->vars);
     free(s);
 }
 

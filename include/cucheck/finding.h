@@ -44,7 +44,9 @@ typedef enum cc_mem_space {
 
 typedef struct cc_device_loc {
     uint32_t valid;       /* CC_DLOC_* */
-    const char *kernel;   /* demangled name where possible */
+    const char *kernel;   /* the name to show: demangled where possible */
+    const char *kernel_mangled; /* the name the binary gives, when kernel is its demangled form
+                                 * (NULL when they are the same: an extern "C" kernel) */
     uint64_t launch_id;
     uint64_t stream;
     uint64_t pc;          /* offset from the start of the kernel's code */

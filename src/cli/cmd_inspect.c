@@ -32,6 +32,8 @@ typedef struct inspect_ctx {
     /* totals */
     unsigned files, with_code, without_code, failed, unreadable_entries;
     int first_file;    /* JSON: no file object written yet */
+    cc_demangle_cache *names; /* kernel names, demangled once each (a library repeats them per
+                               * architecture) */
 } inspect_ctx;
 
 static const char *usage_text =
@@ -127,8 +129,7 @@ static int print_sass_kernel(const cc_kernel_info *k, void *user)
 {
     kernel_ctx *kc = user;
     FILE *o = kc->c->out;
-    char dem[1024];
-    cc_demangle(k->name, dem, sizeof dem);
+    const char *dem = cc_demangle_cached(kc->c->names, k->name);
     if (kc->c->json) {
         fputs(kc->n ? ",\n          {\"name\": " : "\n          {\"name\": ", o);
         json_cstr(o, k->name);
@@ -191,9 +192,9 @@ static int print_ptx_kernel(const cc_ptx_entry *e, void *user)
 {
     kernel_ctx *kc = user;
     FILE *o = kc->c->out;
-    char name[1024], dem[1024];
-    snprintf(name, sizeof name, "%.*s", (int)e->name_len, e->name);
-    cc_demangle(name, dem, sizeof dem);
+    char *name = strndup(e->name, e->name_len);
+    if (!name) return 0;
+    const char *dem = cc_demangle_cached(kc->c->names, name);
     if (kc->c->json) {
         fputs(kc->n ? ",\n          {\"name\": " : "\n          {\"name\": ", o);
         json_cstr(o, name);
@@ -220,6 +221,7 @@ static int print_ptx_kernel(const cc_ptx_entry *e, void *user)
             fprintf(o, "  max regs %u", e->maxnreg);
         fputc('\n', o);
     }
+    free(name);
     kc->n++;
     return 0;
 }
@@ -483,6 +485,7 @@ int cc_cmd_inspect(int argc, char **argv)
         cc_cli_usage_error("inspect", "no file or directory given");
         return 2;
     }
+    c.names = cc_demangle_cache_new(); /* NULL: names are shown mangled only */
     if (c.json)
         fputs("{\n  \"files\": [", c.out);
     only_paths = 0;
@@ -512,5 +515,6 @@ int cc_cmd_inspect(int argc, char **argv)
                     zstd ? "" : "libzstd", !zstd && !lz4 ? " and " : "", lz4 ? "" : "liblz4");
     }
     fflush(c.out);
+    cc_demangle_cache_free(c.names);
     return c.failed ? 1 : 0;
 }

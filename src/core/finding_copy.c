@@ -22,6 +22,7 @@ static void count_frames(layout *l, const cc_stack_frame *fr, uint32_t n) {
 
 static void count_device(layout *l, const cc_device_loc *d) {
     count_str(l, d->kernel);
+    count_str(l, d->kernel_mangled);
     count_str(l, d->file);
 }
 
@@ -64,6 +65,7 @@ static const cc_stack_frame *copy_frames(cursor *c, const cc_stack_frame *fr, ui
 static void copy_device(cursor *c, cc_device_loc *d, const cc_device_loc *s) {
     *d = *s;
     d->kernel = copy_str(c, s->kernel);
+    d->kernel_mangled = copy_str(c, s->kernel_mangled);
     d->file = copy_str(c, s->file);
 }
 

@@ -28,7 +28,8 @@ void cc_write_device_json(FILE *out, const cc_device_loc *d);
  * message still needs to be shown), 0 if it is the message. */
 int cc_finding_title(const cc_finding *f, char *buf, size_t len);
 /* "add(float*)+0x1f0 in vecadd.cu:12" for a device location, escaped for a terminal; "" if it
- * has nothing to say. */
-void cc_device_where(const cc_device_loc *d, char *buf, size_t len);
+ * has nothing to say. A kernel name too long for buf is cut ("...") so that the pc and
+ * file:line stay. Returns the length of the whole text (buf NULL or len 0: only that). */
+size_t cc_device_where(const cc_device_loc *d, char *buf, size_t len);
 
 #endif

@@ -1,6 +1,8 @@
 /* The JSON Lines writer: one finding as one {"type":"finding",...} line with stable key names
  * (docs/reports.md). Addresses, pcs and stream handles are "0x..." strings so that no reader
- * loses precision; related entries with role "sample" are written as the "samples" array. */
+ * loses precision; related entries with role "sample" are written as the "samples" array. A
+ * kernel is named as shown ("kernel", demangled) and, when that differs, as the binary names it
+ * ("kernel_mangled"). */
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
@@ -15,6 +17,10 @@ void cc_write_device_json(FILE *out, const cc_device_loc *d) {
     if (d->valid & CC_DLOC_KERNEL) {
         fputs("\"kernel\":", out);
         cc_json_write_str(out, d->kernel);
+        if (d->kernel_mangled) {
+            fputs(",\"kernel_mangled\":", out);
+            cc_json_write_str(out, d->kernel_mangled);
+        }
         fprintf(out, ",\"launch_id\":%" PRIu64 ",\"stream\":", d->launch_id);
         cc_json_write_hex(out, d->stream);
         sep = ",";

@@ -119,8 +119,9 @@ static int decode_device(const cc_json *o, cc_device_loc *d, const char **bad) {
     }
     if (cc_json_get(o, "kernel") || cc_json_get(o, "launch_id") || cc_json_get(o, "stream")) {
         d->valid |= CC_DLOC_KERNEL;
-        if (opt_str(o, "kernel", &d->kernel, bad) || opt_u64(o, "launch_id", &d->launch_id, bad) ||
-            opt_u64(o, "stream", &d->stream, bad))
+        if (opt_str(o, "kernel", &d->kernel, bad) ||
+            opt_str(o, "kernel_mangled", &d->kernel_mangled, bad) ||
+            opt_u64(o, "launch_id", &d->launch_id, bad) || opt_u64(o, "stream", &d->stream, bad))
             return -1;
     }
     if (cc_json_get(o, "pc")) {

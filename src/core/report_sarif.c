@@ -76,6 +76,10 @@ static void write_location_body(FILE *out, const cc_device_loc *d, const char *m
     if (d && has_kernel(d)) {
         fprintf(out, "%s\"logicalLocations\":[{\"fullyQualifiedName\":", sep);
         cc_json_write_str(out, d->kernel);
+        if (d->kernel_mangled) { /* SARIF's name for the compiler's (mangled) form */
+            fputs(",\"decoratedName\":", out);
+            cc_json_write_str(out, d->kernel_mangled);
+        }
         fputs(",\"kind\":\"function\"}]", out);
     }
 }

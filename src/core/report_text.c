@@ -20,6 +20,7 @@
 #include "core/text_escape.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_TEXT_FRAMES 24 /* host frames printed per stack; the rest are counted */
@@ -56,30 +57,56 @@ int cc_finding_title(const cc_finding *f, char *buf, size_t len) {
     return 0;
 }
 
-void cc_device_where(const cc_device_loc *d, char *out, size_t outlen) {
-    char buf[2048]; /* unescaped: kernel and file names are escaped with the rest at the end */
-    size_t n = 0, len = sizeof buf;
-    buf[0] = '\0';
-#define ADD(...)                                                                     \
-    do {                                                                             \
-        if (n < len) {                                                               \
-            int w_ = snprintf(buf + n, len - n, __VA_ARGS__);                        \
-            if (w_ > 0) n += (size_t)w_;                                             \
-        }                                                                            \
-    } while (0)
-    if (d->valid & CC_DLOC_KERNEL) ADD("%s", d->kernel ? d->kernel : "<unknown kernel>");
-    if (d->valid & CC_DLOC_PC) ADD("%s+0x%" PRIx64, (d->valid & CC_DLOC_KERNEL) ? "" : "pc ", d->pc);
+static void where_put(char *out, size_t outlen, size_t *at, const char *s) {
+    if (*at + 1 >= outlen) return;
+    snprintf(out + *at, outlen - *at, "%s", s);
+    *at += strlen(out + *at);
+}
+
+/* Escaped strings are escaped piece by piece; a name cut short stops before an escape or a
+ * character that does not fit (core/text_escape.h). */
+size_t cc_device_where(const cc_device_loc *d, char *out, size_t outlen) {
+    const char *kernel = NULL, *file = NULL;
+    char pc[48] = "", line[24] = "";
+    if (d->valid & CC_DLOC_KERNEL) kernel = d->kernel ? d->kernel : "<unknown kernel>";
+    if (d->valid & CC_DLOC_PC) snprintf(pc, sizeof pc, "%s+0x%" PRIx64, kernel ? "" : "pc ", d->pc);
     if ((d->valid & CC_DLOC_LINE) && d->file) {
-        ADD("%s%s:%" PRIu32, n ? " in " : "", d->file, d->line);
+        file = d->file;
+        snprintf(line, sizeof line, ":%" PRIu32, d->line);
     }
-#undef ADD
-    cc_text_escape(out, outlen, buf);
+    const char *in = file && (kernel || pc[0]) ? " in " : "";
+    size_t kn = kernel ? cc_text_escape(NULL, 0, kernel) : 0;
+    size_t rest = strlen(pc) + strlen(in) + (file ? cc_text_escape(NULL, 0, file) : 0) + strlen(line);
+    if (!out || outlen == 0) return kn + rest;
+    size_t room = outlen - 1, at = 0;
+    out[0] = '\0';
+    if (kernel && kn + rest <= room) {
+        at = cc_text_escape(out, outlen, kernel);
+    } else if (kernel && room > rest + 3) { /* the name gives way: the pc and line stay */
+        cc_text_escape(out, room - rest - 3 + 1, kernel);
+        at = strlen(out);
+        where_put(out, outlen, &at, "...");
+    }
+    where_put(out, outlen, &at, pc);
+    where_put(out, outlen, &at, in);
+    if (file && at + 1 < outlen) {
+        cc_text_escape(out + at, outlen - at, file);
+        at += strlen(out + at);
+    }
+    where_put(out, outlen, &at, line);
+    return kn + rest;
 }
 
 static void write_device(FILE *out, const cc_device_loc *d, const char *indent) {
-    char where[1024];
-    cc_device_where(d, where, sizeof where);
+    char small[1024], *where = small;
+    size_t need = cc_device_where(d, NULL, 0) + 1;
+    if (need > sizeof small && (where = malloc(need)) == NULL) { /* the name is cut instead */
+        where = small;
+        need = sizeof small;
+    }
+    cc_device_where(d, where, need > sizeof small ? need : sizeof small);
     if (where[0]) fprintf(out, "%s%sat %s\n", CC_TEXT_PREFIX, indent, where);
+    if (where != small) free(where);
     if (d->valid & CC_DLOC_THREAD)
         fprintf(out,
                 "%s%sby thread (%" PRIu32 ",%" PRIu32 ",%" PRIu32 ") in block (%" PRIu32

@@ -164,9 +164,10 @@ static int rule_matches(const rule *r, const cc_finding *f) {
     if (r->single[K_MESSAGE] &&
         !cc_glob_match(r->single[K_MESSAGE], f->message ? f->message : ""))
         return 0;
-    if (r->single[K_KERNEL]) {
+    if (r->single[K_KERNEL]) { /* the demangled name or the mangled one */
         if (!d || !(d->valid & CC_DLOC_KERNEL) || !d->kernel ||
-            !cc_glob_match(r->single[K_KERNEL], d->kernel))
+            (!cc_glob_match(r->single[K_KERNEL], d->kernel) &&
+             !(d->kernel_mangled && cc_glob_match(r->single[K_KERNEL], d->kernel_mangled))))
             return 0;
     }
     if (r->single[K_FILE]) {

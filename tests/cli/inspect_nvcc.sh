@@ -88,4 +88,37 @@ mkdir -p "$T/tree/sub" && cp "$T/app" "$T/tree/sub/" && cp "$T/k.cu" "$T/tree/" 
 grep -q '"with_device_code": 1, "without_device_code": 2' "$T/out.json" || bad "dir: counts"
 "$BIN" inspect "$T/tree" > "$T/out.txt" || bad "text dir exit"
 grep -q "sub/app (elf)" "$T/out.txt" && grep -q "3 file(s): 1 with device code, 2 without, 0 failed" "$T/out.txt" || bad "dir text"
+
+# Kernel names as the program wrote them: a template kernel whose mangled name is longer than the
+# C++ runtime's demangler reads (a lambda, the anonymous namespace, argument packs, literals, a
+# function pointer), and kernels of relocatable code with internal linkage, which nvcc names with
+# its __nv_static_ prefix (the big one too: its arguments are types of an anonymous namespace).
+cat > "$T/names.cu" <<'CU'
+namespace { template <typename... T> struct tuple {}; template <int... I> struct seq {}; }
+namespace gemm { template <typename A, typename B, int M> struct Config {}; template <typename T, unsigned long N> struct aligned { T v; }; }
+using S1 = seq<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30>;
+using S2 = seq<-1,-2,-3,-4,-5,-6,-7,-8,-9,-10,-11,-12,-13,-14,-15,-16,-17,-18,-19,-20,-21,-22,-23,-24,-25,-26,-27,-28,-29,-30>;
+using S3 = seq<100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,124,125,126,127,128,129>;
+using S4 = seq<1000,1001,1002,1003,1004,1005,1006,1007,1008,1009,1010,1011,1012,1013,1014,1015,1016,1017,1018,1019,1020>;
+using S5 = seq<2000,2001,2002,2003,2004,2005,2006,2007,2008,2009,2010,2011,2012,2013,2014,2015,2016,2017,2018,2019,2020>;
+using C = gemm::Config<tuple<tuple<S1, S2>, tuple<S2, S3>, tuple<S3, S4>, tuple<S4, S5>>, gemm::aligned<double, 16ul>, 128>;
+template <typename Cfg, typename F, typename... R> __global__ void big_kernel(Cfg, F f, float *p, R... r) { f(p); }
+static __global__ void static_kernel(float *p) { p[0] = 1; }
+namespace { __global__ void anon_kernel(float *p) { p[1] = 2; } }
+void host(float *p) {
+    big_kernel<<<1, 1>>>(C{}, [] __device__ (float *q) { q[2] = 3; }, p, 1, 2u, (void (*)(float *))nullptr);
+    static_kernel<<<1, 1>>>(p);
+    anon_kernel<<<1, 1>>>(p);
+}
+CU
+build -cubin -arch=sm_90 -rdc=true --extended-lambda -o "$T/names.cubin" "$T/names.cu"
+[ "$(j "$T/names.cubin")" = 0 ] || bad "inspect names.cubin exit"
+long=$(grep -o '"name": "[^"]*_Z10big_kernel[^"]*"' "$T/out.json" | sed 's/"name": "[^"]*\(_Z10big.*\)"/\1/')
+[ "${#long}" -gt 1024 ] || bad "names: big_kernel's mangled name is ${#long} characters, not over 1024"
+grep -q '"demangled": "void big_kernel<gemm::Config<(anonymous namespace)::tuple<(anonymous namespace)::tuple<(anonymous namespace)::seq<1, 2, 3, [^"]*, host(float\*)::{lambda(float\*)#1}, float\*, int, unsigned int, void (\*)(float\*))"' "$T/out.json" ||
+    bad "names: big_kernel not demangled in full"
+grep -q '"name": "__nv_static_[^"]*_Z13static_kernelPf", "demangled": "static_kernel(float\*)"' "$T/out.json" ||
+    bad "names: __nv_static_ kernel not shown as static_kernel(float*)"
+grep -q '"demangled": "(anonymous namespace)::anon_kernel(float\*)"' "$T/out.json" ||
+    bad "names: anonymous-namespace kernel"
 exit $fail

@@ -5,7 +5,11 @@
 #                            (TEXTs separated by ' && ')
 #   #expect-none             no findings at all (the clean twin)
 #   #expect-note TEXT        a note containing TEXT
-#   #expect-absent TEXT      no finding contains TEXT (what a rule must rule out)
+#   #expect-absent TEXT      no finding contains TEXT (what a rule must rule out) outside its
+#                            "kernel_mangled" fields, where a mangled kernel name belongs
+#   #expect-text TEXT        the text report (--format text: findings, notes, and what the tool
+#                            printed, such as the profile's summary) contains TEXT
+#   #expect-text-absent TEXT the text report does not contain TEXT
 # Every finding must be expected: extra findings fail the scenario. The replay must read the
 # whole scenario (exit 0): a line it cannot parse ends the replay with exit 1 and fails the
 # scenario, so that a typo in a clean twin cannot pass by replaying nothing. A comment that looks
@@ -28,12 +32,17 @@ for scn in "$dir"/*/*.scn; do
     fail=$((fail + 1))
     continue
   fi
-  if ! python3 "$here/check_expect.py" "$scn" <<<"$out"; then
+  text=/tmp/cucheck-scn-text.$$
+  : > "$text"
+  if grep -q '^#expect-text' "$scn"; then
+    "$cucheck" replay --tool "$tool" --format text "$scn" > "$text" 2>&1
+  fi
+  if ! python3 "$here/check_expect.py" "$scn" "$text" <<<"$out"; then
     echo "FAIL $scn"
     echo "$out" | sed 's/^/    /'
     fail=$((fail + 1))
   fi
 done
-rm -f /tmp/cucheck-scn-err.$$
+rm -f /tmp/cucheck-scn-err.$$ /tmp/cucheck-scn-text.$$
 echo "scenarios: $count run, $fail failed"
 [ $count -gt 0 ] && [ $fail -eq 0 ]

@@ -3,7 +3,9 @@
 #   - a scenario with a typo in an event line: the replay stops there with exit 1; a clean twin
 #     (#expect-none) whose race comes after the typo would pass by replaying nothing;
 #   - a directive with a typo (#expect-absnt): it must not silently become a comment;
-#   - the same scenarios without the typos: the racy one passes with its #expect line.
+#   - the same scenarios without the typos: the racy one passes with its #expect line;
+#   - #expect-text / #expect-text-absent read the text report; #expect-absent looks past the
+#     "kernel_mangled" fields only.
 # Usage: selftest.sh CUCHECK_BIN   (exit 0 when every check passes)
 set -u
 cucheck="${1:?usage: selftest.sh CUCHECK_BIN}"
@@ -56,6 +58,26 @@ grep -q "not a directive" "$work/typo_directive.out" ||
 { echo "# expect race producer"; race_events "stream_create stream=s2 flags=0x1"; } |
   mk spaced_directive racy
 case_is spaced_directive fail
+
+# The text report is checked: a text it lacks, or one it must not have, fails the scenario.
+{ echo "#expect race producer"; echo "#expect-text no such words";
+  race_events "stream_create stream=s2 flags=0x1"; } | mk text_missing racy
+case_is text_missing fail
+{ echo "#expect race producer"; echo "#expect-text-absent consumer";
+  race_events "stream_create stream=s2 flags=0x1"; } | mk text_present racy
+case_is text_present fail
+
+# A mangled kernel name may stand in "kernel_mangled" only: #expect-absent looks past that field,
+# not past the rest of the finding.
+mangled_events() {
+  race_events "stream_create stream=s2 flags=0x1" | sed 's/name=producer/name=_Z8producerv/'
+}
+{ echo "#expect race producer() && \"kernel_mangled\":\"_Z8producerv\""; echo "#expect-absent _Z8producerv";
+  mangled_events; } | mk mangled_field racy
+case_is mangled_field pass
+{ echo "#expect race producer()"; echo "#expect-absent producer()"; mangled_events; } |
+  mk mangled_shown racy
+case_is mangled_shown fail
 
 [ $fail -eq 0 ] && echo "scenarios selftest: PASS" || echo "scenarios selftest: FAIL"
 exit $fail

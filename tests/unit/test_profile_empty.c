@@ -28,13 +28,13 @@ typedef struct ctx {
 static void summary(FILE *out, void *p)
 {
     ctx *c = p;
-    cc_prof_write_summary(out, c->d, c->st, c->f);
+    cc_prof_write_summary(out, c->d, c->st, c->f, NULL);
 }
 
 static void trace(FILE *out, void *p)
 {
     ctx *c = p;
-    CHECK(cc_prof_write_trace(out, c->d) == 0);
+    CHECK(cc_prof_write_trace(out, c->d, NULL) == 0);
 }
 
 static void test_empty_profile(void)

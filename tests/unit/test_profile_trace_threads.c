@@ -41,7 +41,7 @@ int main(void)
     FILE *f = open_memstream(&buf, &len);
     CHECK(f != NULL);
     if (!f) TEST_MAIN_END();
-    CHECK(cc_prof_write_trace(f, &d) == 0);
+    CHECK(cc_prof_write_trace(f, &d, NULL) == 0);
     fclose(f);
 
     char err[256];

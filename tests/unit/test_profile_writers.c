@@ -218,7 +218,7 @@ static void test_trace(void)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK_EQ_U64(cc_prof_write_trace(f, &d), 0);
+    CHECK_EQ_U64(cc_prof_write_trace(f, &d, NULL), 0);
     fclose(f);
     cc_json *j = parse_file_text(buf, len);
     CHECK(j != NULL);
@@ -260,7 +260,7 @@ static void test_trace(void)
     for (int i = 0; i < 3; i++) {
         buf = NULL;
         f = open_memstream(&buf, &len);
-        cc_prof_write_summary(f, &d, &st, fmts[i]);
+        cc_prof_write_summary(f, &d, &st, fmts[i], NULL);
         fclose(f);
         if (fmts[i] == CC_PROF_SUMMARY_JSON) {
             cc_json *s = parse_file_text(buf, len);

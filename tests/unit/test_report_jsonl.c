@@ -20,6 +20,7 @@ static void check_device(const cc_device_loc *a, const cc_device_loc *b) {
     CHECK_EQ_U64(a->valid, b->valid);
     if (a->valid & CC_DLOC_KERNEL) {
         CHECK(same_str(a->kernel, b->kernel));
+        CHECK(same_str(a->kernel_mangled, b->kernel_mangled));
         CHECK_EQ_U64(a->launch_id, b->launch_id);
         CHECK_EQ_U64(a->stream, b->stream);
     }
@@ -109,6 +110,7 @@ static cc_finding full_finding(void) {
     f.has_device = 1;
     f.device.valid = CC_DLOC_KERNEL | CC_DLOC_PC | CC_DLOC_LINE | CC_DLOC_THREAD | CC_DLOC_ADDRESS;
     f.device.kernel = "void add<float>(float const*, float*, int)";
+    f.device.kernel_mangled = "_Z3addIfEvPKT_PS0_i";
     f.device.launch_id = 18446744073709551615ull;
     f.device.stream = 2;
     f.device.pc = 0x1f0;
@@ -186,6 +188,11 @@ static void test_round_trip(void) {
     fclose(m1);
     fclose(m2);
     CHECK_STR(one, two);
+    /* the kernel as shown, then as the binary names it; a kernel without a mangled form has no
+     * kernel_mangled (the related access's writer_kernel) */
+    CHECK(strstr(one, "\"kernel\":\"void add<float>(float const*, float*, int)\","
+                      "\"kernel_mangled\":\"_Z3addIfEvPKT_PS0_i\"") != NULL);
+    CHECK(strstr(one, "\"kernel\":\"writer_kernel\",\"launch_id\"") != NULL);
     free(one);
     free(two);
 

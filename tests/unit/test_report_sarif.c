@@ -110,6 +110,7 @@ int main(void) {
     a.has_device = 1;
     a.device.valid = CC_DLOC_KERNEL | CC_DLOC_PC | CC_DLOC_LINE | CC_DLOC_THREAD | CC_DLOC_ADDRESS;
     a.device.kernel = "add(float const*, float*, int)";
+    a.device.kernel_mangled = "_Z3addPKfPfi";
     a.device.pc = 0x1f0;
     a.device.file = "/home/user/my dir/vecadd.cu";
     a.device.line = 12;
@@ -137,6 +138,8 @@ int main(void) {
     cc_finding c = a; /* same kind again, kernel but no line, info severity */
     c.severity = CC_SEV_INFO;
     c.device.valid = CC_DLOC_KERNEL;
+    c.device.kernel = "plain_c_kernel"; /* extern "C": no mangled form */
+    c.device.kernel_mangled = NULL;
     c.nrelated = 0;
     c.nframes = 0;
     c.count = 1;
@@ -157,6 +160,8 @@ int main(void) {
     CHECK_EQ_U64(u64(P(loc, "physicalLocation", "region", "startLine")), 12);
     CHECK_STR(cc_json_str(P(loc, "logicalLocations", "#0", "fullyQualifiedName")),
               "add(float const*, float*, int)");
+    CHECK_STR(cc_json_str(P(loc, "logicalLocations", "#0", "decoratedName")), "_Z3addPKfPfi");
+    CHECK_STR(cc_json_str(P(ra, "properties", "device", "kernel_mangled")), "_Z3addPKfPfi");
     /* related: the allocation (the sample is a property, not a place) */
     CHECK_EQ_U64(cc_json_size(P(ra, "relatedLocations")), 1);
     CHECK(strstr(cc_json_str(P(ra, "relatedLocations", "#0", "message", "text")), "allocation") != NULL);
@@ -192,6 +197,9 @@ int main(void) {
     CHECK_EQ_U64(u64(P(rc, "ruleIndex")), 0);
     CHECK(P(rc, "locations", "#0", "physicalLocation") == NULL);
     CHECK_STR(cc_json_str(P(rc, "locations", "#0", "logicalLocations", "#0", "kind")), "function");
+    CHECK_STR(cc_json_str(P(rc, "locations", "#0", "logicalLocations", "#0", "fullyQualifiedName")),
+              "plain_c_kernel");
+    CHECK(P(rc, "locations", "#0", "logicalLocations", "#0", "decoratedName") == NULL);
     CHECK(P(rc, "stacks") == NULL);
     cc_json_free(log);
     TEST_MAIN_END();

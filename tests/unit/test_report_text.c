@@ -1,8 +1,10 @@
 /* Tests of the text writer: titles built from the access (space, access, size, byte/bytes),
- * message titles for other kinds, severity prefixes, device location lines, host frames (with
+ * message titles for other kinds, severity prefixes, device location lines (a kernel named as
+ * shown, however long; cut before its pc and line where a line has a bound), host frames (with
  * and without text, long stacks cut), related places indented, and the "seen N times" line. */
 #include "check.h"
 #include "core/report.h"
+#include "core/report_internal.h"
 
 #include <stdlib.h>
 
@@ -126,5 +128,39 @@ int main(void) {
     t = text_of(&l);
     CHECK_STR(t, "========= k\n=========     at a.cu:3\n=========\n");
     free(t);
+
+    /* a kernel named demangled, 5,000 characters long: the at line holds all of it, then the pc
+     * and line; the mangled name is for machines, never in the text */
+    char *longname = malloc(5001);
+    memset(longname, 'q', 5000);
+    memcpy(longname, "void big<", 9);
+    memcpy(longname + 4990, ">(float*)", 10);
+    cc_finding g = base();
+    g.device.valid |= CC_DLOC_LINE;
+    g.device.kernel = longname;
+    g.device.kernel_mangled = "_Z3bigIqqqEvPf";
+    g.device.file = "big.cu";
+    g.device.line = 7;
+    t = text_of(&g);
+    char *at = strstr(t, "=========     at void big<");
+    CHECK(at != NULL && strstr(at, ">(float*)+0x80 in big.cu:7\n") != NULL);
+    CHECK(strstr(t, "_Z3big") == NULL);
+    free(t);
+    /* where a line has a bound, the name gives way: "...", then the pc and line */
+    char where[64];
+    CHECK_EQ_U64(cc_device_where(&g.device, NULL, 0), strlen(longname) + strlen("+0x80 in big.cu:7"));
+    cc_device_where(&g.device, where, sizeof where);
+    CHECK(strlen(where) == sizeof where - 1);
+    CHECK(strncmp(where, "void big<qqq", 12) == 0);
+    CHECK(strstr(where, "...+0x80 in big.cu:7") != NULL);
+    /* a name with escapes is cut before an escape, never inside one */
+    memcpy(longname + 20, "\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b", 12);
+    cc_device_where(&g.device, where, sizeof where);
+    CHECK(strstr(where, "...+0x80 in big.cu:7") != NULL);
+    const char *cut = strstr(where, "...");
+    CHECK(cut != NULL && cut - where >= 3 && cut[-1] != '\\' &&
+          !(cut[-2] == '\\' && cut[-1] == 'x') && !(cut[-3] == '\\' && cut[-2] == 'x'));
+    CHECK(strstr(where, "\x1b") == NULL); /* escaped, never raw */
+    free(longname);
     TEST_MAIN_END();
 }

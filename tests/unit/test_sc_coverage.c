@@ -50,7 +50,7 @@ static void graph_node_counts(void)
     launch(c, 4, 30, "clobber", 0);
     access(c, 4, CC_ACCESS_SRC_INFERRED);
     char note[1024], fell[1024];
-    sc_cov_note(c, note, sizeof note, fell, sizeof fell);
+    sc_cov_note(c, NULL, note, sizeof note, fell, sizeof fell);
     CHECK(strstr(note, "launches instrumented 0/4, learned 0, inferred 3, without access "
                        "events 1 (graph kernel nodes 3: 2 with inferred access sets, 1 "
                        "without)") != NULL);
@@ -65,7 +65,7 @@ static void graph_node_counts(void)
     launch(c, 7, 10, "k", CC_LAUNCH_FLAG_GRAPH_NODE);
     launch(c, 7 + 65536, 10, "k", 0); /* same window slot */
     access(c, 7 + 65536, CC_ACCESS_SRC_INFERRED);
-    sc_cov_note(c, note, sizeof note, fell, sizeof fell);
+    sc_cov_note(c, NULL, note, sizeof note, fell, sizeof fell);
     CHECK(strstr(note, "(graph kernel nodes 1: 0 with inferred access sets, 1 without)") != NULL);
     sc_cov_free(c);
 }
@@ -100,7 +100,7 @@ int main(void)
     access(c, 12345, CC_ACCESS_SRC_LEARNED);
 
     char note[1024], fell[1024];
-    sc_cov_note(c, note, sizeof note, fell, sizeof fell);
+    sc_cov_note(c, NULL, note, sizeof note, fell, sizeof fell);
     fprintf(stderr, "%s\n%s\n", note, fell);
     CHECK(strstr(note, "kernels 4 (1 learned, 2 instrumented, 2 inferred, 1 without)") != NULL);
     CHECK(strstr(note, "launches instrumented 3/9, learned 3, inferred 2, without access "
@@ -119,7 +119,7 @@ int main(void)
         launch(c, id, 10, "kA", id == 1 ? CC_LAUNCH_FLAG_INSTRUMENTED : 0);
         access(c, id, id == 1 ? CC_ACCESS_SRC_INSTRUMENTED : CC_ACCESS_SRC_LEARNED);
     }
-    sc_cov_note(c, note, sizeof note, fell, sizeof fell);
+    sc_cov_note(c, NULL, note, sizeof note, fell, sizeof fell);
     CHECK(strstr(note, "launches instrumented 1/1,234, learned 1,233") != NULL);
     CHECK(fell[0] == '\0');
     sc_cov_free(c);

@@ -72,6 +72,14 @@ static void test_matching(void) {
     CHECK(matches("kind=invalid-global-read\n", &f) == 0);
     CHECK(matches("kind=invalid-*\nkernel=add(*\n", &f) == 1);
     CHECK(matches("kind=invalid-*\nkernel=mul*\n", &f) == 0);   /* every key must match */
+    /* kernel= matches the name shown or the mangled name kept beside it */
+    cc_finding tmpl = make();
+    tmpl.device.kernel = "void scale<float, 256>(float*, int)";
+    tmpl.device.kernel_mangled = "_Z5scaleIfLi256EEvPT_i";
+    CHECK(matches("kernel=void scale<float, *>(*\n", &tmpl) == 1);
+    CHECK(matches("kernel=_Z5scaleI*\n", &tmpl) == 1);
+    CHECK(matches("kernel=_Z5mulI*\n", &tmpl) == 0);
+    CHECK(matches("kernel=_Z*\n", &f) == 0); /* no mangled name: only the one shown */
     CHECK(matches("tool=memcheck\n", &f) == 1);
     CHECK(matches("tool=streamcheck\n", &f) == 0);
     CHECK(matches("file=vecadd.cu\n", &f) == 1);                 /* base name */

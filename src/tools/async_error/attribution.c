@@ -10,7 +10,9 @@
 cc_async_errors *cc_async_errors_new(cc_tool_host *host, const char *tool)
 {
     cc_async_errors *a = calloc(1, sizeof *a);
-    if (a == NULL || (a->inflight = cc_inflight_new()) == NULL) {
+    if (a == NULL || (a->inflight = cc_inflight_new()) == NULL ||
+        (a->names = cc_demangle_cache_new()) == NULL) {
+        if (a != NULL) cc_inflight_free(a->inflight);
         free(a);
         return NULL;
     }
@@ -26,7 +28,14 @@ void cc_async_errors_free(cc_async_errors *a)
     }
     cc_inflight_free(a->inflight);
     cc_async_progress_free(&a->progress);
+    cc_async_fault_free(&a->fault);
+    cc_demangle_cache_free(a->names);
     free(a);
+}
+
+cc_demangle_cache *cc_async_errors_kernel_names(cc_async_errors *a)
+{
+    return a != NULL ? a->names : NULL;
 }
 
 static cc_async_verdict on_api_error(cc_async_errors *a, const cc_ev_api_error *e)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "cucheck/event.h"
 #include "cucheck/tool.h"
+#include "symbols/demangle.h"
 
 /* What an event was to the attribution; the tool labels only CC_ASYNC_NOT_STICKY API errors. */
 typedef enum cc_async_verdict {
@@ -25,6 +26,12 @@ typedef struct cc_async_errors cc_async_errors;
 /* Findings go to host->report with f.tool = tool (a static string). NULL if out of memory. */
 cc_async_errors *cc_async_errors_new(cc_tool_host *host, const char *tool);
 void cc_async_errors_free(cc_async_errors *a);
+
+/* The table the attribution demangles kernel names through (launches and candidates are
+ * reported demangled, their mangled names kept in kernel_mangled): every tool that uses the
+ * attribution names its own kernels through it too, so that each distinct name is demangled once
+ * per process. Freed with a. */
+cc_demangle_cache *cc_async_errors_kernel_names(cc_async_errors *a);
 
 /* Feed every event of the stream, in order. For an API error that is sticky, the verdict says
  * what it was (the first one is reported here); every other event gives CC_ASYNC_NOT_STICKY. */

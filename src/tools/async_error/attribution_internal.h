@@ -18,6 +18,7 @@ struct cc_async_errors {
     uint64_t other_sticky;     /* later calls failing with a different sticky error */
     cc_async_fault fault;      /* the GPU core dump's fault, if the agent reported one */
     cc_async_progress progress; /* the device's marks of finished launches, if reported */
+    cc_demangle_cache *names;  /* kernel names as reported (cc_async_errors_kernel_names) */
 };
 
 /* Report the `async-error` finding of e (sticky, the first), whose error is named ename. */

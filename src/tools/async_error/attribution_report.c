@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "symbols/demangle.h"
 #include "tools/async_error/attribution_internal.h"
+#include "tools/kernel_name.h"
 
 #define ASYNC_MAX_CANDIDATES 16
 
@@ -18,18 +18,18 @@ static void set_stack(cc_async_errors *s, uint64_t callsite, uint32_t *n,
     *f = st ? st->frames : NULL;
 }
 
-static void describe_launch(char *buf, size_t len, const cc_inflight_launch *l) {
-    char dem[512];
+static void describe_launch(cc_async_errors *s, char *buf, size_t len,
+                            const cc_inflight_launch *l) {
     if (l->graph_exec && strcmp(l->name, "(graph)") == 0) {
         snprintf(buf, len, "graph launch #%" PRIu64 " (graph 0x%" PRIx64 ") on stream 0x%" PRIx64,
                  l->launch_id, l->graph_exec, l->stream);
         return;
     }
-    cc_demangle(l->name, dem, sizeof dem);
     snprintf(buf, len,
              "launch #%" PRIu64 " of %s<<<(%u,%u,%u),(%u,%u,%u)>>> on stream 0x%" PRIx64 "%s",
-             l->launch_id, dem, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-             l->block[2], l->stream, l->graph_exec ? " (graph node)" : "");
+             l->launch_id, cc_demangle_cached(s->names, l->name), l->grid[0], l->grid[1],
+             l->grid[2], l->block[0], l->block[1], l->block[2], l->stream,
+             l->graph_exec ? " (graph node)" : "");
 }
 
 /* The whole-graph launch if every pending entry belongs to one graph launch (the launch and its
@@ -54,7 +54,7 @@ static void report_fault(cc_async_errors *s, const cc_ev_api_error *e, const cha
     const cc_async_fault *F = &s->fault;
     char desc[600], where[700], msg[1700];
     cc_related rel;
-    describe_launch(desc, sizeof desc, l);
+    describe_launch(s, desc, sizeof desc, l);
     cc_async_fault_describe(F, where, sizeof where);
     snprintf(msg, sizeof msg,
              "%s (%d) surfaced in %s; caused by %s: %s (from the GPU core dump, matched by %s; "
@@ -67,6 +67,7 @@ static void report_fault(cc_async_errors *s, const cc_ev_api_error *e, const cha
     f.message = msg;
     f.has_device = 1;
     cc_async_fault_device_loc(F, l, &f.device);
+    cc_kernel_loc_name(&f.device, s->names, l->name);
     memset(&rel, 0, sizeof rel);
     rel.role = "faulting launch";
     rel.message = desc;
@@ -145,7 +146,7 @@ void cc_async_report_sticky(cc_async_errors *s, const cc_ev_api_error *e, const 
     for (size_t i = 0; i < shown; i++) {
         /* newest first: the last launch before the error is the likeliest */
         const cc_inflight_launch *l = &pending[n - 1 - i];
-        describe_launch(descs[i], sizeof descs[i], l);
+        describe_launch(s, descs[i], sizeof descs[i], l);
         rel[i].role = n == 1 || (node ? l == node : l == graph) ? "faulting launch"
                       : node                                    ? "graph launch"
                       : graph                                   ? "candidate node"
@@ -153,7 +154,7 @@ void cc_async_report_sticky(cc_async_errors *s, const cc_ev_api_error *e, const 
         rel[i].message = descs[i];
         rel[i].has_device = 1;
         rel[i].device.valid = CC_DLOC_KERNEL;
-        rel[i].device.kernel = l->name;
+        cc_kernel_loc_name(&rel[i].device, s->names, l->name);
         rel[i].device.launch_id = l->launch_id;
         rel[i].device.stream = l->stream;
         set_stack(s, l->callsite, &rel[i].nframes, &rel[i].frames);
@@ -170,8 +171,8 @@ void cc_async_report_sticky(cc_async_errors *s, const cc_ev_api_error *e, const 
         f.device = rel[0].device;
     } else if (node) {
         char gdesc[600], ndesc[600];
-        describe_launch(gdesc, sizeof gdesc, graph);
-        describe_launch(ndesc, sizeof ndesc, node);
+        describe_launch(s, gdesc, sizeof gdesc, graph);
+        describe_launch(s, ndesc, sizeof ndesc, node);
         snprintf(msg, sizeof msg,
                  "%s (%d) surfaced in %s; caused by %s of %s (the only kernel node that started "
                  "and did not finish)",
@@ -184,7 +185,7 @@ void cc_async_report_sticky(cc_async_errors *s, const cc_ev_api_error *e, const 
         }
     } else if (graph) {
         char gdesc[600];
-        describe_launch(gdesc, sizeof gdesc, graph);
+        describe_launch(s, gdesc, sizeof gdesc, graph);
         snprintf(msg, sizeof msg,
                  "%s (%d) surfaced in %s; caused by %s: the fault is in one of its %zu kernel "
                  "node(s) listed (%s)",
@@ -227,7 +228,9 @@ void cc_async_report_sticky(cc_async_errors *s, const cc_ev_api_error *e, const 
         cc_async_fault_describe(&s->fault, where, sizeof where);
         snprintf(msg + len, sizeof msg - len,
                  "; the GPU core dump names grid %" PRIu64 " of %s (%s), which matches none of "
-                 "them", s->fault.ev.grid_id, s->fault.kernel[0] ? s->fault.kernel : "?", where);
+                 "them", s->fault.ev.grid_id,
+                 s->fault.ev.kernel[0] ? cc_demangle_cached(s->names, s->fault.ev.kernel) : "?",
+                 where);
     }
     if (n > 1 && !nw.used && !s->progress.valid) {
         size_t len = strlen(msg);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *keep_str(char *dst, size_t len, const char *src)
@@ -17,10 +18,18 @@ void cc_async_fault_keep(cc_async_fault *f, const cc_ev_device_fault *ev)
     if (f->valid) return;
     f->valid = 1;
     f->ev = *ev;
-    f->ev.kernel = keep_str(f->kernel, sizeof f->kernel, ev->kernel);
+    f->kernel = strdup(ev->kernel ? ev->kernel : "");
+    f->ev.kernel = f->kernel ? f->kernel : "";
     f->ev.file = keep_str(f->file, sizeof f->file, ev->file);
     f->ev.exception_name = keep_str(f->exception, sizeof f->exception, ev->exception_name);
     f->ev.dump = keep_str(f->dump, sizeof f->dump, ev->dump);
+}
+
+void cc_async_fault_free(cc_async_fault *f)
+{
+    free(f->kernel);
+    f->kernel = NULL;
+    f->ev.kernel = "";
 }
 
 static int is_whole_graph(const cc_inflight_launch *l)

@@ -11,11 +11,15 @@
 typedef struct cc_async_fault {
     int valid;
     cc_ev_device_fault ev;   /* strings point into the buffers below */
-    char kernel[512], file[512], exception[128], dump[1024];
+    char *kernel;            /* the whole mangled name (a long template kernel's is thousands of
+                              * characters, and it is matched against the launches' names) */
+    char file[512], exception[128], dump[1024];
 } cc_async_fault;
 
 /* Copy the event (the first one only: later faults are echoes of the same sticky error). */
 void cc_async_fault_keep(cc_async_fault *f, const cc_ev_device_fault *ev);
+/* Release what keep copied. */
+void cc_async_fault_free(cc_async_fault *f);
 
 /* The launch of pending[0..n) that the fault names, or NULL. Matched by grid id first; if no
  * launch carries the grid id (an agent without it, graph nodes), by kernel name and grid and

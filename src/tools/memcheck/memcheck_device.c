@@ -1,15 +1,16 @@
 /* Device-side violations to findings: a CC_EV_DEVICE_ACCESS_ERROR (one deduplicated invalid
  * access of a launch, found by the agent's patches) becomes an invalid-*, misaligned-*,
  * use-after-free, use-before-alloc, invalid-device-free or double-device-free finding, with the
- * kernel (demangled), pc, file:line, block, thread, address, size, the count of threads, where
- * the address lies relative to the allocation map and the modules' variables (stream-ordered
- * allocations say that cudaFreeAsync freed them, with the free's host stack; a `__device__`
- * variable is named), the allocation's host stack and the launch's host stack. */
+ * kernel (demangled, its mangled name kept), pc, file:line, block, thread, address, size, the
+ * count of threads, where the address lies relative to the allocation map and the modules'
+ * variables (stream-ordered allocations say that cudaFreeAsync freed them, with the free's host
+ * stack; a `__device__` variable is named), the allocation's host stack and the launch's host
+ * stack. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "tools/memcheck/memcheck.h"
-#include "symbols/demangle.h"
+#include "tools/kernel_name.h"
 
 static uint32_t access_of(uint32_t flags)
 {
@@ -166,8 +167,6 @@ void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
     mc_verdict v;
     classify(s, e, heap_free ? "free" : cc_access_name(access), &v);
 
-    char dem[512];
-    cc_demangle(e->kernel != NULL ? e->kernel : "", dem, sizeof dem);
     cc_finding f;
     memset(&f, 0, sizeof f);
     f.tool = "memcheck";
@@ -177,7 +176,8 @@ void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
     f.has_device = 1;
     cc_device_loc *d = &f.device;
     d->valid = CC_DLOC_KERNEL | CC_DLOC_PC | CC_DLOC_THREAD | CC_DLOC_ADDRESS;
-    d->kernel = dem;
+    /* demangled once per kernel through the table the attribution shares; the mangled name kept */
+    cc_kernel_loc_name(d, cc_async_errors_kernel_names(s->async_errors), e->kernel);
     d->launch_id = e->launch_id;
     d->pc = e->pc;
     if (e->file != NULL && e->file[0] != '\0') {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "core/hashmap.h"
 #include "cucheck/event.h"
+#include "symbols/demangle.h"
 
 /* ---- the store ---- */
 typedef struct cc_prof_kernel {
@@ -129,11 +130,13 @@ void cc_prof_stat_of(double *v, size_t n, cc_prof_stat *out);
 const char *cc_prof_memop_name(uint32_t op, uint32_t direction);
 
 /* ---- writers ---- */
+/* Kernels are named demangled through kernel_names (one demangling per distinct name for all the
+ * writers of a process); NULL: the writer demangles through a table of its own. */
 typedef enum { CC_PROF_SUMMARY_TEXT, CC_PROF_SUMMARY_CSV, CC_PROF_SUMMARY_JSON } cc_prof_format;
 void cc_prof_write_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *s,
-                           cc_prof_format f);
+                           cc_prof_format f, cc_demangle_cache *kernel_names);
 /* Chrome trace / Perfetto JSON of the whole run (d must have been through stats_build). */
-int cc_prof_write_trace(FILE *out, const cc_prof_data *d);
+int cc_prof_write_trace(FILE *out, const cc_prof_data *d, cc_demangle_cache *kernel_names);
 
 /* Synthetic pids and tids of the trace (see docs/profile.md). */
 #define CC_PROF_GPU_PID_BASE 10000000u  /* GPU d of process p: p + (d + 1) * base */

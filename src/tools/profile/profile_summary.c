@@ -1,8 +1,9 @@
 /* The profile summary, like `nsys stats`: the kernel, API, memory-operation (by time and by size,
  * with bandwidth) and NVTX tables, then one row per kernel launch configuration with its
  * theoretical occupancy, limiting resource and waves per SM. Written as aligned text, as CSV
- * (one block per table: title line, header, rows, blank line) or as one JSON object. Names in
- * text and CSV are escaped (core/text_escape.h). */
+ * (one block per table: title line, header, rows, blank line) or as one JSON object. Kernels
+ * are named demangled (the JSON keeps the mangled name beside); names in text and CSV are
+ * escaped (core/text_escape.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,29 +99,22 @@ static void table_free(table_out *t)
     free(t->last);
 }
 
-static char *demangled(const char *name)
+/* A name for the text and CSV tables (kernels demangled through kernel_names; NULL for the
+ * tables of other names), escaped: kernel, API and range names come from the program or a
+ * recording and must not drive the terminal (core/text_escape.h). */
+static char *table_name(const char *name, cc_demangle_cache *kernel_names)
 {
-    char buf[4096];
-    cc_demangle(name, buf, sizeof buf);
-    return strdup(buf);
-}
-
-/* A name for the text and CSV tables (demangled if asked), escaped: kernel, API and range names
- * come from the program or a recording and must not drive the terminal (core/text_escape.h). */
-static char *table_name(const char *name, int demangle)
-{
-    char *dm = demangle ? demangled(name) : NULL;
-    const char *s = dm ? dm : name;
+    const char *s = kernel_names ? cc_demangle_cached(kernel_names, name) : name;
     size_t n = cc_text_escape(NULL, 0, s) + 1;
     char *out = malloc(n);
     if (out) cc_text_escape(out, n, s);
-    free(dm);
     return out;
 }
 
 /* The time tables (kernels, API, memops by time, NVTX): count_head names the count column. */
 static void time_table(FILE *out, cc_prof_format f, const char *title, const char *count_head,
-                       const char *name_head, const cc_prof_table *tb, int demangle)
+                       const char *name_head, const cc_prof_table *tb,
+                       cc_demangle_cache *kernel_names)
 {
     table_out t = {title, 9, {"Time (%)", "Total Time (ns)", count_head, "Avg (ns)", "Med (ns)",
                               "Min (ns)", "Max (ns)", "StdDev (ns)", name_head}, 0, NULL, NULL};
@@ -138,7 +132,7 @@ static void time_table(FILE *out, cc_prof_format f, const char *title, const cha
         snprintf(t.cells[r][5], CELL, "%.0f", s->min);
         snprintf(t.cells[r][6], CELL, "%.0f", s->max);
         snprintf(t.cells[r][7], CELL, "%.1f", s->stddev);
-        t.last[r] = table_name(s->name, demangle);
+        t.last[r] = table_name(s->name, kernel_names);
     }
     emit_table(out, f, &t);
     table_free(&t);
@@ -163,13 +157,14 @@ static void size_table(FILE *out, cc_prof_format f, const cc_prof_table *tb)
         snprintf(t.cells[r][5], CELL, "%.3f", s->max / 1e6);
         snprintf(t.cells[r][6], CELL, "%.3f", s->stddev / 1e6);
         snprintf(t.cells[r][7], CELL, "%.3f", s->other > 0 ? s->total / s->other : 0.0);
-        t.last[r] = table_name(s->name, 0);
+        t.last[r] = table_name(s->name, NULL);
     }
     emit_table(out, f, &t);
     table_free(&t);
 }
 
-static void launch_table(FILE *out, cc_prof_format f, const cc_prof_stats *st)
+static void launch_table(FILE *out, cc_prof_format f, const cc_prof_stats *st,
+                         cc_demangle_cache *kernel_names)
 {
     table_out t = {"CUDA Kernel Launch Configurations and Theoretical Occupancy", 13,
                    {"Instances", "Total Time (ns)", "Grid", "Block", "Regs", "Static SMem (B)",
@@ -197,14 +192,16 @@ static void launch_table(FILE *out, cc_prof_format f, const cc_prof_stats *st)
         } else {
             for (int c = 7; c <= 11; c++) snprintf(t.cells[r][c], CELL, "n/a");
         }
-        t.last[r] = table_name(l->name, 1);
+        t.last[r] = table_name(l->name, kernel_names);
     }
     emit_table(out, f, &t);
     table_free(&t);
 }
 
 /* ---- JSON ---- */
-static void json_stat_rows(FILE *out, const char *key, const cc_prof_table *tb, int demangle)
+/* Rows of a time table; kernels (kernel_names given) are named demangled, "mangled" beside. */
+static void json_stat_rows(FILE *out, const char *key, const cc_prof_table *tb,
+                           cc_demangle_cache *kernel_names)
 {
     fprintf(out, ",\"%s\":[", key);
     for (size_t r = 0; r < tb->n; r++) {
@@ -215,10 +212,8 @@ static void json_stat_rows(FILE *out, const char *key, const cc_prof_table *tb, 
                 "\"stddev_ns\":%.3f,\"name\":",
                 r ? "," : "", s->percent, s->total, s->count, s->avg, s->med, s->min, s->max,
                 s->stddev);
-        if (demangle) {
-            char *dm = demangled(s->name);
-            cc_json_write_str(out, dm ? dm : s->name);
-            free(dm);
+        if (kernel_names) {
+            cc_json_write_str(out, cc_demangle_cached(kernel_names, s->name));
             fputs(",\"mangled\":", out);
         }
         cc_json_write_str(out, s->name);
@@ -230,7 +225,8 @@ static void json_stat_rows(FILE *out, const char *key, const cc_prof_table *tb, 
     fputc(']', out);
 }
 
-static void json_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *st)
+static void json_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *st,
+                         cc_demangle_cache *kernel_names)
 {
     fprintf(out, "{\"tool\":\"profile\",\"pid\":%u,\"program\":", d->pid);
     cc_json_write_str(out, cc_prof_str(d, d->program));
@@ -238,9 +234,9 @@ static void json_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *
                  "\"dropped_records\":%" PRIu64 ",\"nested_driver_calls\":%" PRIu64,
             d->has_clock ? d->clock.rank : -1, d->nkernels, st->kernel_total_ns, d->dropped,
             st->nested_driver_calls);
-    json_stat_rows(out, "kernels", &st->kernels, 1);
-    json_stat_rows(out, "api", &st->apis, 0);
-    json_stat_rows(out, "memops_by_time", &st->mem_time, 0);
+    json_stat_rows(out, "kernels", &st->kernels, kernel_names);
+    json_stat_rows(out, "api", &st->apis, NULL);
+    json_stat_rows(out, "memops_by_time", &st->mem_time, NULL);
     fputs(",\"memops_by_size\":[", out);
     for (size_t r = 0; r < st->mem_size.n; r++) {
         const cc_prof_stat *s = &st->mem_size.rows[r];
@@ -254,14 +250,12 @@ static void json_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *
         fputc('}', out);
     }
     fputc(']', out);
-    json_stat_rows(out, "nvtx", &st->nvtx, 0);
+    json_stat_rows(out, "nvtx", &st->nvtx, NULL);
     fputs(",\"launches\":[", out);
     for (size_t r = 0; r < st->nlaunches; r++) {
         const cc_prof_launch *l = &st->launches[r];
-        char *dm = demangled(l->name);
         fprintf(out, "%s{\"name\":", r ? "," : "");
-        cc_json_write_str(out, dm ? dm : l->name);
-        free(dm);
+        cc_json_write_str(out, cc_demangle_cached(kernel_names, l->name));
         fputs(",\"mangled\":", out);
         cc_json_write_str(out, l->name);
         fprintf(out,
@@ -286,11 +280,11 @@ static void json_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *
     fputs("]}\n", out);
 }
 
-void cc_prof_write_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *st,
-                           cc_prof_format f)
+static void write_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *st,
+                          cc_prof_format f, cc_demangle_cache *kernel_names)
 {
     if (f == CC_PROF_SUMMARY_JSON) {
-        json_summary(out, d, st);
+        json_summary(out, d, st, kernel_names);
         return;
     }
     if (f == CC_PROF_SUMMARY_TEXT) {
@@ -305,14 +299,23 @@ void cc_prof_write_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats
             fprintf(out, "warning: %" PRIu64 " activity record(s) were dropped; the numbers "
                          "below miss them\n", d->dropped);
     }
-    time_table(out, f, "CUDA GPU Kernel Summary", "Instances", "Name", &st->kernels, 1);
-    time_table(out, f, "CUDA API Summary", "Num Calls", "Name", &st->apis, 0);
+    time_table(out, f, "CUDA GPU Kernel Summary", "Instances", "Name", &st->kernels,
+               kernel_names);
+    time_table(out, f, "CUDA API Summary", "Num Calls", "Name", &st->apis, NULL);
     time_table(out, f, "CUDA GPU MemOps Summary (by Time)", "Count", "Operation", &st->mem_time,
-               0);
+               NULL);
     size_table(out, f, &st->mem_size);
-    time_table(out, f, "NVTX Range Summary", "Instances", "Range", &st->nvtx, 0);
-    launch_table(out, f, st);
+    time_table(out, f, "NVTX Range Summary", "Instances", "Range", &st->nvtx, NULL);
+    launch_table(out, f, st, kernel_names);
     if (f == CC_PROF_SUMMARY_TEXT && st->nested_driver_calls)
         fprintf(out, "\n(%" PRIu64 " driver API call(s) made inside runtime API calls are not "
                      "counted in the API summary)\n", st->nested_driver_calls);
+}
+
+void cc_prof_write_summary(FILE *out, const cc_prof_data *d, const cc_prof_stats *st,
+                           cc_prof_format f, cc_demangle_cache *kernel_names)
+{
+    cc_demangle_cache *own = kernel_names ? NULL : cc_demangle_cache_new();
+    write_summary(out, d, st, f, kernel_names ? kernel_names : own);
+    cc_demangle_cache_free(own);
 }

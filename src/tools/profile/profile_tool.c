@@ -25,6 +25,7 @@ typedef struct prof_state {
     cc_prof_format format;
     int gzip;
     int finished;
+    cc_demangle_cache *kernel_names; /* the summary's and the trace's, demangled once each */
 } prof_state;
 
 static void *profile_init(cc_tool_host *host, char *err, size_t errlen)
@@ -44,6 +45,7 @@ static void *profile_init(cc_tool_host *host, char *err, size_t errlen)
     s->trace_pattern = opts.trace;
     s->summary_pattern = opts.summary_file;
     s->gzip = opts.gzip;
+    s->kernel_names = cc_demangle_cache_new(); /* NULL: each writer demangles on its own */
     cc_prof_data_init(&s->data);
     return s;
 }
@@ -65,7 +67,7 @@ static void write_summary(prof_state *s, const cc_prof_stats *st)
 {
     if (s->summary_none) return;
     if (!s->summary_pattern) {
-        cc_prof_write_summary(stderr, &s->data, st, s->format);
+        cc_prof_write_summary(stderr, &s->data, st, s->format, s->kernel_names);
         fflush(stderr);
         return;
     }
@@ -78,7 +80,7 @@ static void write_summary(prof_state *s, const cc_prof_stats *st)
         s->host->note(s->host, msg);
         return;
     }
-    cc_prof_write_summary(f, &s->data, st, s->format);
+    cc_prof_write_summary(f, &s->data, st, s->format, s->kernel_names);
     int bad = ferror(f) | (fclose(f) != 0);
     snprintf(msg, sizeof msg, "profile: summary %s %s", bad ? "could not be written to" :
              "written to", path);
@@ -108,7 +110,7 @@ static void write_trace(prof_state *s)
         s->host->note(s->host, msg);
         return;
     }
-    int bad = cc_prof_write_trace(f, &s->data) != 0;
+    int bad = cc_prof_write_trace(f, &s->data, s->kernel_names) != 0;
     bad |= fclose(f) != 0;
     snprintf(msg, sizeof msg, "profile: trace %s %s%s", bad ? "could not be fully written to" :
              "written to", path, fallback);
@@ -156,6 +158,7 @@ static void profile_on_exit(void *state)
     prof_state *s = state;
     finish(s);
     cc_prof_data_free(&s->data);
+    cc_demangle_cache_free(s->kernel_names);
     free(s);
 }
 

@@ -34,7 +34,7 @@ typedef struct {
     uint32_t pid;
     track *tracks;
     size_t ntracks;
-    char **demangled;   /* per string id, lazily */
+    cc_demangle_cache *names; /* kernel names as shown */
 } writer;
 
 static uint32_t gpu_pid(const writer *w, int32_t device)
@@ -44,13 +44,7 @@ static uint32_t gpu_pid(const writer *w, int32_t device)
 
 static const char *kname(writer *w, uint32_t id)
 {
-    if (!w->demangled) return cc_prof_str(w->d, id);
-    if (!w->demangled[id]) {
-        char buf[4096];
-        cc_demangle(cc_prof_str(w->d, id), buf, sizeof buf);
-        w->demangled[id] = strdup(buf);
-    }
-    return w->demangled[id] ? w->demangled[id] : cc_prof_str(w->d, id);
+    return cc_demangle_cached(w->names, cc_prof_str(w->d, id));
 }
 
 static int cmp_track(const void *a, const void *b)
@@ -324,18 +318,18 @@ static void write_first_line(FILE *out, const writer *w)
             w->base, wall, d->has_clock ? "true" : "false", d->dropped, wall);
 }
 
-int cc_prof_write_trace(FILE *out, const cc_prof_data *d)
+int cc_prof_write_trace(FILE *out, const cc_prof_data *d, cc_demangle_cache *kernel_names)
 {
-    writer w = {d, 0, d->pid, NULL, 0, NULL};
+    cc_demangle_cache *own = kernel_names ? NULL : cc_demangle_cache_new();
+    writer w = {d, 0, d->pid, NULL, 0, kernel_names ? kernel_names : own};
     size_t n = d->napis + d->nranges + d->nsyncs + 3 * (d->nkernels + d->ncopies);
     tev *ev = malloc((n ? n : 1) * sizeof *ev);
     size_t *by_corr = malloc((d->napis ? d->napis : 1) * sizeof *by_corr);
-    w.demangled = calloc(d->nstrs ? d->nstrs : 1, sizeof *w.demangled);
     if (!ev || !by_corr || build_tracks(&w) != 0) {
         free(ev);
         free(by_corr);
         free(w.tracks);
-        free(w.demangled);
+        cc_demangle_cache_free(own);
         return -1;
     }
     uint64_t base = d->first_ts ? d->first_ts : UINT64_MAX;
@@ -377,8 +371,7 @@ int cc_prof_write_trace(FILE *out, const cc_prof_data *d)
         write_event(out, &w, &ev[i]);
     }
     fputs("\n]}\n", out);
-    for (size_t i = 0; i < d->nstrs; i++) free(w.demangled[i]);
-    free(w.demangled);
+    cc_demangle_cache_free(own);
     free(w.tracks);
     free(by_corr);
     free(ev);

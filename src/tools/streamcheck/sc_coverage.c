@@ -154,7 +154,8 @@ static void grouped(uint64_t v, char *out, size_t n)
     out[o] = '\0';
 }
 
-void sc_cov_note(const sc_cov *c, char *out, size_t n, char *out2, size_t n2)
+void sc_cov_note(const sc_cov *c, cc_demangle_cache *names, char *out, size_t n, char *out2,
+                 size_t n2)
 {
     uint64_t nk = 0, kl = 0, ki = 0, kf = 0, knone = 0, fell = 0;
     size_t o2 = 0;
@@ -171,7 +172,8 @@ void sc_cov_note(const sc_cov *c, char *out, size_t n, char *out2, size_t n2)
         knone += k->learned == 0 && k->instrumented == 0 && k->inferred == 0;
         if (k->instrumented > 0 && k->inferred > 0 && k->learned == 0) {
             if (fell < SC_COV_NAMED && o2 < n2) {
-                int w = snprintf(out2 + o2, n2 - o2, "%s%s", fell ? ", " : "", k->name);
+                int w = snprintf(out2 + o2, n2 - o2, "%s%s", fell ? ", " : "",
+                                 cc_demangle_cached(names, k->name));
                 o2 = w > 0 ? o2 + (size_t)w : o2;
             }
             fell++;

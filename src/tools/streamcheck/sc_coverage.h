@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include "cucheck/event.h"
+#include "symbols/demangle.h"
 
 typedef struct sc_cov sc_cov;
 
@@ -17,8 +18,10 @@ void sc_cov_event(sc_cov *c, const cc_event *ev); /* LAUNCH and ACCESS events; o
 /* The note: "streamcheck access sets: kernels 12 (9 learned, 11 instrumented, 2 inferred, 0
  * without); launches instrumented 30/1,200, learned 1,100, inferred 70, without access events 0
  * (graph kernel nodes 4: 3 with inferred access sets, 1 without)", plus a second sentence
- * naming kernels that fell back (written to out2, "" if none). */
-void sc_cov_note(const sc_cov *c, char *out, size_t n, char *out2, size_t n2);
+ * naming kernels that fell back (written to out2, "" if none), demangled through names (NULL:
+ * as the launches named them). */
+void sc_cov_note(const sc_cov *c, cc_demangle_cache *names, char *out, size_t n, char *out2,
+                 size_t n2);
 void sc_cov_free(sc_cov *c);
 
 #endif

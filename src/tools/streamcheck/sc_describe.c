@@ -1,12 +1,11 @@
 /* Words for streamcheck reports: how an operation, a stream, an access and an allocation are
- * named ("kernel add(float*) (launch #3) on stream 0x10001", "the legacy default stream"). */
+ * named ("kernel add(float*) (launch #3) on stream 0x10001", "the legacy default stream");
+ * kernels demangled through the tool's cache. */
 #include "tools/streamcheck/sc_report.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "symbols/demangle.h"
 
 void sc_stream_name(char *buf, size_t len, uint64_t stream, uint32_t tid)
 {
@@ -38,11 +37,12 @@ static const char *dir_name(uint32_t dir)
     return n ? n : "unknown";
 }
 
-/* The short name of an operation, used as the finding's "kernel" (dedup key). */
-void sc_op_short(char *buf, size_t len, const cc_hb_op *op)
+/* The short name of an operation: a kernel's demangled name, or what the operation is (used as
+ * the finding's "kernel", the dedup key, for operations that are no kernel). */
+void sc_op_short(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *names)
 {
     switch (op->kind) {
-    case CC_HB_OP_KERNEL: cc_demangle(op->name ? op->name : "", buf, len); break;
+    case CC_HB_OP_KERNEL: snprintf(buf, len, "%s", cc_demangle_cached(names, op->name)); break;
     case CC_HB_OP_MEMCPY: snprintf(buf, len, "memcpy (%s)", dir_name(op->copy_dir)); break;
     case CC_HB_OP_MEMSET: snprintf(buf, len, "memset"); break;
     case CC_HB_OP_HOST: snprintf(buf, len, "host access"); break;
@@ -73,10 +73,10 @@ void sc_op_where(char *buf, size_t len, const cc_hb_op *op)
     else snprintf(buf, len, "on %s", sn);
 }
 
-void sc_op_describe(char *buf, size_t len, const cc_hb_op *op)
+void sc_op_describe(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *names)
 {
-    char name[256], where[256];
-    sc_op_short(name, sizeof name, op);
+    char name[512], where[256];
+    sc_op_short(name, sizeof name, op, names);
     sc_op_where(where, sizeof where, op);
     if (op->kind == CC_HB_OP_KERNEL)
         snprintf(buf, len, "kernel %s (launch #%" PRIu64 ") %s", name, op->id, where);

@@ -22,11 +22,12 @@ static int same_graph(const cc_hb_op *a, const cc_hb_op *b)
 }
 
 /* earlier/later: by issue order. */
-static void order_fix(char *buf, size_t len, const cc_hb_op *e, const cc_hb_op *l, int python)
+static void order_fix(char *buf, size_t len, const cc_hb_op *e, const cc_hb_op *l, int python,
+                      cc_demangle_cache *names)
 {
     char en[256], ln[256], es[96], ls[96];
-    sc_op_short(en, sizeof en, e);
-    sc_op_short(ln, sizeof ln, l);
+    sc_op_short(en, sizeof en, e, names);
+    sc_op_short(ln, sizeof ln, l, names);
     stream_c(es, sizeof es, e);
     stream_c(ls, sizeof ls, l);
     if (same_graph(e, l)) {
@@ -68,11 +69,11 @@ static void order_fix(char *buf, size_t len, const cc_hb_op *e, const cc_hb_op *
     }
 }
 
-void sc_fix(char *buf, size_t len, const cc_hb_issue *is)
+void sc_fix(char *buf, size_t len, const cc_hb_issue *is, cc_demangle_cache *names)
 {
     const cc_hb_op *cur = is->cur.op, *prev = is->prev.op;
     char cn[256], cs[96], ps[96];
-    sc_op_short(cn, sizeof cn, cur);
+    sc_op_short(cn, sizeof cn, cur, names);
     stream_c(cs, sizeof cs, cur);
     stream_c(ps, sizeof ps, prev);
     switch (is->kind) {
@@ -108,7 +109,7 @@ void sc_fix(char *buf, size_t len, const cc_hb_issue *is)
     default: {
         const cc_hb_op *e = cur->seq < prev->seq ? cur : prev;
         const cc_hb_op *l = e == cur ? prev : cur;
-        order_fix(buf, len, e, l, is->python);
+        order_fix(buf, len, e, l, is->python, names);
         return;
     }
     }

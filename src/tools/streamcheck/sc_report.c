@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "tools/kernel_name.h"
 
 static void stack_of(cc_tool_host *host, uint64_t callsite, uint32_t *n,
                      const cc_stack_frame **frames)
@@ -15,11 +16,15 @@ static void stack_of(cc_tool_host *host, uint64_t callsite, uint32_t *n,
     *frames = st ? st->frames : NULL;
 }
 
-static void device_loc(cc_device_loc *d, const cc_hb_side *s, const char *shortname)
+/* A kernel side is named by its kernel (demangled, the mangled name kept); any other operation
+ * by what it is ("memcpy (HtoD)"). */
+static void device_loc(cc_device_loc *d, const cc_hb_side *s, const char *shortname,
+                       cc_demangle_cache *names)
 {
     memset(d, 0, sizeof *d);
     d->valid = CC_DLOC_KERNEL;
-    d->kernel = shortname;
+    if (s->op->kind == CC_HB_OP_KERNEL) cc_kernel_loc_name(d, names, s->op->name);
+    else d->kernel = shortname;
     d->launch_id = s->op->kind == CC_HB_OP_KERNEL ? s->op->id : 0;
     d->stream = s->op->stream;
     if (s->flags) {
@@ -41,10 +46,10 @@ static const char *kind_name(uint32_t kind)
     }
 }
 
-static void side_text(char *buf, size_t len, const cc_hb_side *s)
+static void side_text(char *buf, size_t len, const cc_hb_side *s, cc_demangle_cache *names)
 {
     char d[640];
-    sc_op_describe(d, sizeof d, s->op);
+    sc_op_describe(d, sizeof d, s->op, names);
     if (s->flags)
         snprintf(buf, len, "%s %s [0x%" PRIx64 ", 0x%" PRIx64 ")", d, sc_access_verb(s->flags),
                  s->lo, s->hi);
@@ -79,18 +84,18 @@ static void headline(char *buf, size_t len, const cc_hb_issue *is, const char *c
     }
 }
 
-void sc_report_issue(cc_tool_host *host, const cc_hb_issue *is)
+void sc_report_issue(cc_tool_host *host, const cc_hb_issue *is, cc_demangle_cache *names)
 {
     char cur[1024], prev[1024], alloc[256], fix[1024], head[3200], msg[4400];
     char cur_short[256], prev_short[256], prev_msg[1100], alloc_msg[512];
-    side_text(cur, sizeof cur, &is->cur);
-    side_text(prev, sizeof prev, &is->prev);
+    side_text(cur, sizeof cur, &is->cur, names);
+    side_text(prev, sizeof prev, &is->prev, names);
     sc_alloc_describe(alloc, sizeof alloc, is->alloc);
-    sc_fix(fix, sizeof fix, is);
+    sc_fix(fix, sizeof fix, is, names);
     headline(head, sizeof head, is, cur, prev, alloc);
     snprintf(msg, sizeof msg, "%s. Fix: %s", head, fix);
-    sc_op_short(cur_short, sizeof cur_short, is->cur.op);
-    sc_op_short(prev_short, sizeof prev_short, is->prev.op);
+    sc_op_short(cur_short, sizeof cur_short, is->cur.op, names);
+    sc_op_short(prev_short, sizeof prev_short, is->prev.op, names);
 
     cc_related rel[3];
     memset(rel, 0, sizeof rel);
@@ -101,7 +106,7 @@ void sc_report_issue(cc_tool_host *host, const cc_hb_issue *is)
     snprintf(prev_msg, sizeof prev_msg, "%s", prev);
     rel[0].message = prev_msg;
     rel[0].has_device = 1;
-    device_loc(&rel[0].device, &is->prev, prev_short);
+    device_loc(&rel[0].device, &is->prev, prev_short, names);
     stack_of(host, is->prev.op->callsite, &rel[0].nframes, &rel[0].frames);
 
     rel[1].role = "allocation";
@@ -128,7 +133,7 @@ void sc_report_issue(cc_tool_host *host, const cc_hb_issue *is)
     f.severity = CC_SEV_ERROR;
     f.message = msg;
     f.has_device = 1;
-    device_loc(&f.device, &is->cur, cur_short);
+    device_loc(&f.device, &is->cur, cur_short, names);
     stack_of(host, is->cur.op->callsite, &f.nframes, &f.frames);
     f.nrelated = 3;
     f.related = rel;

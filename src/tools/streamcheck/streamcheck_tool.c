@@ -29,7 +29,7 @@ typedef struct sc_state {
 static void on_issue(void *ctx, const cc_hb_issue *is)
 {
     sc_state *s = ctx;
-    sc_report_issue(s->host, is);
+    sc_report_issue(s->host, is, cc_async_errors_kernel_names(s->async_errors));
 }
 
 static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
@@ -97,7 +97,8 @@ static void sc_on_exit(void *state)
              st->host_accesses, st->accesses_ignored, st->captured_ops);
     s->host->note(s->host, note);
     char fell[2048];
-    sc_cov_note(s->cov, note, sizeof note, fell, sizeof fell);
+    sc_cov_note(s->cov, cc_async_errors_kernel_names(s->async_errors), note, sizeof note, fell,
+                sizeof fell);
     s->host->note(s->host, note);
     if (fell[0] != '\0')
         s->host->note(s->host, fell);

@@ -1,6 +1,7 @@
-/* C++ name demangling for kernel names (Itanium ABI): libstdc++'s __cxa_demangle, and
- * cucheck's own reader (demangle_itanium.h) for the names the runtime refuses for their length
- * (over 1,024 characters: CUTLASS, cuDNN and cuBLASLt kernels). nvcc's prefix of file-static
+/* C++ name demangling for kernel names (Itanium ABI): cucheck's own reader (demangle_itanium.h:
+ * bounded, the same text as libstdc++'s __cxa_demangle, and no limit of 1,024 characters, which
+ * CUTLASS, cuDNN and cuBLASLt kernels pass), then __cxa_demangle for the constructs it does not
+ * read, where a hostile name cannot make it print without bound. nvcc's prefix of file-static
  * entities in relocatable device code (__nv_static_<n>_<file tag>_) is dropped. A name that is
  * no mangled C++ name (extern "C" kernels, Triton's and cuBLAS's plain names) or that cannot be
  * read (malformed, truncated, a construct neither reader knows) is shown as it is. */

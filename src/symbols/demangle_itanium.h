@@ -1,11 +1,13 @@
-/* cucheck's own reader of Itanium C++ ABI names, for the names the C++ runtime's demangler
- * refuses: libstdc++'s __cxa_demangle gives up on every name longer than 1,024 characters (its
- * recursion guard counts the input's length), and CUTLASS, cuDNN and cuBLASLt kernels are longer.
- * The parser (demangle_parse.c) turns a name into a tree of nodes, the printer
- * (demangle_print.c) writes the tree in the runtime's style ("void f<int, 2ul>(float const*)",
- * "{lambda(float*)#1}", "(anonymous namespace)", "[clone .part.0]"), so that a long name reads
- * like the short ones. What they do not know (a construct outside the grammar they read, a
- * malformed or truncated name) makes them give up: the caller keeps the mangled text. */
+/* cucheck's own reader of Itanium C++ ABI names. libstdc++'s __cxa_demangle gives up on every
+ * name longer than 1,024 characters (its recursion guard counts the input's length), and
+ * CUTLASS, cuDNN and cuBLASLt kernels are longer; on short names it has no bound on its output
+ * (a 300-character name whose substitutions double at every step asks it for gigabytes). The
+ * parser (demangle_parse.c) turns a name into a tree of nodes, the printer (demangle_print.c)
+ * writes the tree, within bounds, in the runtime's style ("void f<int, 2ul>(float const*)",
+ * "{lambda(float*)#1}", "(anonymous namespace)", "[clone .part.0]"): the same text the runtime
+ * prints on the 38,000 kernel and host names of the CUDA 13 libraries it was checked against.
+ * What they do not know (a construct outside the grammar they read, a malformed or truncated
+ * name) makes them give up: the caller asks the runtime or keeps the mangled text. */
 #ifndef CUCHECK_SYMBOLS_DEMANGLE_ITANIUM_H
 #define CUCHECK_SYMBOLS_DEMANGLE_ITANIUM_H
 
@@ -13,8 +15,9 @@
 #include <stdint.h>
 
 /* The demangled text of mangled[0..len) (a name that starts with "_Z"), malloc'd; NULL when the
- * name is not one this reader understands, or memory is short. */
-char *cc_itanium_demangle(const char *mangled, size_t len);
+ * name is not one this reader understands, or its text would pass the bounds (too_large, may be
+ * NULL, is then set: a name whose substitutions expand into megabytes, or memory is short). */
+char *cc_itanium_demangle(const char *mangled, size_t len, int *too_large);
 
 /* ---- shared by the parser and the printer ---- */
 
@@ -101,7 +104,8 @@ typedef struct cc_dm_tree {
 int cc_dm_parse(const char *mangled, size_t len, cc_dm_tree *t, cc_dm_ref *root);
 void cc_dm_tree_free(cc_dm_tree *t);
 /* The text of the tree under root, malloc'd; NULL when it would be too long or too deep (a
- * name whose substitutions nest into megabytes) or memory is short. */
-char *cc_dm_print(const cc_dm_tree *t, cc_dm_ref root);
+ * name whose substitutions nest into megabytes) or memory is short (*too_large set, too_large
+ * may be NULL), or names a template argument that is not there. */
+char *cc_dm_print(const cc_dm_tree *t, cc_dm_ref root, int *too_large);
 
 #endif

@@ -33,6 +33,9 @@ typedef struct printer {
     int64_t pack_index; /* the element a pack prints inside an expansion; -1 outside one */
     const template_frame *templates;
     int lambda_params;  /* inside a lambda's parameters: T_ is a generic lambda's auto:N */
+    int too_large;      /* failed on a bound (text, work, depth), not on the name's meaning */
+    char last_char;     /* the last character written, kept when a separator is taken back (as
+                         * the runtime does: "allocator<T>>" before an empty pack) */
 } printer;
 
 static void print_left(printer *p, cc_dm_ref r);
@@ -44,15 +47,16 @@ static cc_dm_ref kid(const printer *p, uint32_t list, uint32_t i) { return p->t-
 static void put(printer *p, const char *s, size_t n) {
     if (p->failed || n == 0) return;
     if (n > DM_MAX_TEXT - p->n || CC_ARRAY_RESERVE(p->out, p->cap, p->n + n + 1) != 0) {
-        p->failed = 1;
+        p->failed = p->too_large = 1;
         return;
     }
     memcpy(p->out + p->n, s, n);
     p->n += n;
+    p->last_char = s[n - 1];
 }
 
 static void puts_(printer *p, const char *s) { put(p, s, strlen(s)); }
-static char last(const printer *p) { return p->n ? p->out[p->n - 1] : '\0'; }
+static char last(const printer *p) { return p->last_char; }
 
 static void put_num(printer *p, uint64_t v) {
     char buf[24];
@@ -193,7 +197,7 @@ static void print_literal(printer *p, const cc_dm_node *n) {
  * or a lambda), or -1 when there is none. */
 static int64_t pack_size(printer *p, cc_dm_ref r, int depth) {
     if (!r || depth > DM_MAX_PRINT_DEPTH || ++p->steps > DM_MAX_STEPS) {
-        if (r) p->failed = 1;
+        if (r) p->failed = p->too_large = 1;
         return -1;
     }
     const cc_dm_node *n = at(p, r);
@@ -250,7 +254,7 @@ static void print_param(printer *p, const cc_dm_node *n, int left) {
 static void print_left(printer *p, cc_dm_ref r) {
     if (!r || p->failed) return;
     if (++p->depth > DM_MAX_PRINT_DEPTH || ++p->steps > DM_MAX_STEPS) {
-        p->failed = 1;
+        p->failed = p->too_large = 1;
         return;
     }
     const cc_dm_node *n = at(p, r);
@@ -425,7 +429,7 @@ static void print_left(printer *p, cc_dm_ref r) {
 static void print_right(printer *p, cc_dm_ref r) {
     if (!r || p->failed) return;
     if (++p->depth > DM_MAX_PRINT_DEPTH || ++p->steps > DM_MAX_STEPS) {
-        p->failed = 1;
+        p->failed = p->too_large = 1;
         return;
     }
     const cc_dm_node *n = at(p, r);
@@ -467,13 +471,14 @@ static void print_right(printer *p, cc_dm_ref r) {
     p->depth--;
 }
 
-char *cc_dm_print(const cc_dm_tree *t, cc_dm_ref root) {
+char *cc_dm_print(const cc_dm_tree *t, cc_dm_ref root, int *too_large) {
     printer p;
     memset(&p, 0, sizeof p);
     p.t = t;
     p.pack_index = -1;
     print(&p, root);
     if (p.failed || CC_ARRAY_RESERVE(p.out, p.cap, p.n + 1) != 0) {
+        if (too_large) *too_large = p.too_large || !p.failed;
         free(p.out);
         return NULL;
     }
@@ -481,12 +486,13 @@ char *cc_dm_print(const cc_dm_tree *t, cc_dm_ref root) {
     return p.out;
 }
 
-char *cc_itanium_demangle(const char *mangled, size_t len) {
+char *cc_itanium_demangle(const char *mangled, size_t len, int *too_large) {
     cc_dm_tree t;
     cc_dm_ref root;
     char *text = NULL;
     memset(&t, 0, sizeof t);
-    if (mangled && cc_dm_parse(mangled, len, &t, &root) == 0) text = cc_dm_print(&t, root);
+    if (too_large) *too_large = 0;
+    if (mangled && cc_dm_parse(mangled, len, &t, &root) == 0) text = cc_dm_print(&t, root, too_large);
     cc_dm_tree_free(&t);
     return text;
 }

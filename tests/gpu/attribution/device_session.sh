@@ -3,7 +3,8 @@
 # self-test, the per-launch cost ablation on the PyTorch step and the CUDA workloads (CUCHECK_TRACK
 # groups, against native, the subscribed-but-off baseline and CUDA_LAUNCH_BLOCKING=1), and the
 # attribution tests. Debian libdw/libunwind packages carried in build-agent2/debs are unpacked
-# into /tmp/dwroot when the machine lacks them. Results go to $OUT (or /tmp/cucheck-w14).
+# into /tmp/dwroot when the machine lacks them (scripts/gpu-debs.sh downloads them; carry
+# build-agent2/debs). Results go to $OUT (or /tmp/cucheck-w14).
 # Usage: bash tests/gpu/attribution/device_session.sh [STEPS]
 #   steps: build stacks ablate bench attr table (default: all but table)
 set -u

@@ -79,7 +79,9 @@ void cc_agent_coredump_on_sticky(void)
         }
         cc_sleep_ms(50);
     }
-    char kernel[1024];
+    /* Whole: mangled CUTLASS, cuDNN and cuBLASLt names run past 1,024 characters, and the tool
+     * matches the fault to its launch by this name. Static: read once per process. */
+    static char kernel[16384];
     uint64_t offset = 0;
     const char *file = "";
     uint32_t line = 0;

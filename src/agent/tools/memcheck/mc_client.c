@@ -54,7 +54,9 @@ static int func_selected(CUfunction fn, const char *name)
     if (known != NULL) {
         return (int)*known;
     }
-    char dem[1024];
+    /* Whole names (CUTLASS-style ones run to several KiB); static: decide runs under the
+     * manager's lock, once per function. */
+    static char dem[16384];
     cc_demangle(name != NULL ? name : "", dem, sizeof dem);
     int selected = cc_memcheck_kernel_selected(cfg, name, dem);
     (void)cc_hashmap_put(&cc_mc_tables.funcs, key, (uint64_t)selected); /* full: decided again

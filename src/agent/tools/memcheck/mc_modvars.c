@@ -1,5 +1,5 @@
-/* NOT WIRED YET (see mc_modvars.h): a module's variables listed from its cubin at load, their
- * addresses asked of the driver at a later API exit, one CC_EV_MODULE_VAR each. */
+/* memcheck's module variables (mc_modvars.h): a module's variables listed from its cubin at
+ * load, their addresses asked of the driver at a later API exit, one CC_EV_MODULE_VAR each. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,12 +1,10 @@
-/* NOT WIRED YET: nothing in the agent calls these functions; memcheck's plug-in
- * (memcheck_plugin.c) has to call them from the places named below before they do anything.
- *
- * memcheck's module variables, agent side: a module's `__device__`, `__constant__` and
+/* memcheck's module variables, agent side: a module's `__device__`, `__constant__` and
  * `__managed__` variables, listed from its cubin when it loads (symbols/modvars.h, no driver
  * call: the load callback runs with the driver's locks held), their device addresses asked of
  * the driver (cuModuleGetGlobal) at a later API exit, where the thread holds no driver lock and
  * no agent lock, and one CC_EV_MODULE_VAR event emitted per variable. Every function takes its
- * own lock and makes no driver call under it. */
+ * own lock and makes no driver call under it. memcheck's plug-in (memcheck_plugin.c) calls them
+ * from the callbacks named below. */
 #ifndef CUCHECK_AGENT_MC_MODVARS_H
 #define CUCHECK_AGENT_MC_MODVARS_H
 

@@ -1,11 +1,13 @@
 /* memcheck's agent half: the instrumentation manager's client (mc_client.c: global-access
  * patches, the adaptive launch policy, violations read back into events) with memcheck's
- * options parsed by the tool's own parser (src/tools/memcheck/memcheck_options.c). */
+ * options parsed by the tool's own parser (src/tools/memcheck/memcheck_options.c), and the
+ * module variables (mc_modvars.c: listed when a module loads, named at the next API exit). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "agent/core/agent.h"
 #include "agent/core/agent_plugin.h"
 #include "agent/tools/memcheck/mc_client.h"
+#include "agent/tools/memcheck/mc_modvars.h"
 #include "core/agent_env.h"
 
 static const cc_instr_client *memcheck_client(void)
@@ -23,7 +25,38 @@ static const cc_instr_client *memcheck_client(void)
     return cc_mc_client_init();
 }
 
+static void memcheck_on_resource(Sanitizer_CallbackId cbid, const void *data)
+{
+    switch (cbid) {
+    case SANITIZER_CBID_RESOURCE_MODULE_LOADED:
+        cc_mc_modvars_module_loaded(data);
+        break;
+    case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
+        cc_mc_modvars_module_unloading(((const Sanitizer_ResourceModuleData *)data)->module);
+        break;
+    case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+        cc_mc_modvars_context_destroying(((const Sanitizer_ResourceContextData *)data)->context);
+        break;
+    default:
+        break;
+    }
+}
+
+/* A module loaded in a call (lazy loading: inside its first launch) has its variables named at
+ * that call's exit, before any of its launches is read back. */
+static void memcheck_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
+                            const Sanitizer_CallbackData *d)
+{
+    (void)domain;
+    (void)cbid;
+    if (d->callbackSite == SANITIZER_API_EXIT) {
+        cc_mc_modvars_resolve();
+    }
+}
+
 const cc_agent_plugin cc_memcheck_plugin = {
     .tool = "memcheck",
     .instr_client = memcheck_client,
+    .on_resource = memcheck_on_resource,
+    .on_api = memcheck_on_api,
 };

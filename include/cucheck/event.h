@@ -68,6 +68,7 @@ typedef enum cc_event_kind {
     CC_EV_LAUNCH_PROGRESS = 44, /* at a sticky error: a tracked launch the GPU had not finished */
     CC_EV_LAUNCH_CHECKED = 45, /* every device result of an instrumented launch was delivered */
     CC_EV_MODULE_VAR = 46,     /* a global variable of a loaded module, with its device address */
+    CC_EV_SUBALLOC = 47,       /* a sub-allocator's heap or region changed (NVTX memory API, PyTorch) */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -583,6 +584,31 @@ typedef struct cc_ev_module_var {
                             * takes) */
 } cc_ev_module_var;
 
+/* ---- sub-allocators (CC_EV_SUBALLOC) ---- */
+/* Memory a program hands out in pieces from larger allocations: a heap covers a span of device
+ * memory (one or more allocations, or part of one); while it is registered only its live regions
+ * are valid, so an access inside the heap but outside every region is an error. Described by the
+ * NVTX memory API (nvtxMemHeapRegister, nvtxMemRegionsRegister, ...) or by PyTorch's caching
+ * allocator (segments and tensor blocks). A heap goes with its unregistration, or when the
+ * allocation holding it is freed; its regions go with it. */
+#define CC_SUBALLOC_OP_HEAP_REGISTER 1u     /* address, size: the heap's span */
+#define CC_SUBALLOC_OP_HEAP_UNREGISTER 2u   /* the heap and its regions go */
+#define CC_SUBALLOC_OP_HEAP_RESET 3u        /* every region of the heap goes; the heap stays */
+#define CC_SUBALLOC_OP_REGION_REGISTER 4u   /* address, size: a region of the heap is valid */
+#define CC_SUBALLOC_OP_REGION_RESIZE 5u     /* the region at address now has size bytes */
+#define CC_SUBALLOC_OP_REGION_UNREGISTER 6u /* the region at address goes */
+#define CC_SUBALLOC_SRC_NVTX 1u             /* the NVTX memory API */
+#define CC_SUBALLOC_SRC_TORCH 2u            /* PyTorch's CUDA caching allocator */
+
+typedef struct cc_ev_suballoc {
+    uint32_t op;           /* CC_SUBALLOC_OP_* */
+    uint32_t source;       /* CC_SUBALLOC_SRC_* */
+    uint64_t heap;         /* the heap's id (never 0; unique in the process) */
+    uint64_t address;      /* the heap's or the region's start */
+    uint64_t size;         /* register/resize: bytes; 0 for the others */
+    uint64_t callsite;     /* host stack id of the call (CC_EV_HOST_STACK), 0 if none */
+} cc_ev_suballoc;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -620,6 +646,7 @@ typedef struct cc_event {
         cc_ev_launch_progress launch_progress; /* LAUNCH_PROGRESS */
         cc_ev_launch_checked launch_checked; /* LAUNCH_CHECKED */
         cc_ev_module_var module_var;      /* MODULE_VAR */
+        cc_ev_suballoc suballoc;          /* SUBALLOC */
     } u;
 } cc_event;
 
@@ -633,6 +660,10 @@ const char *cc_copy_dir_name(uint32_t dir);
 int cc_copy_dir_from_name(const char *name);
 const char *cc_graph_node_type_name(uint32_t type);
 int cc_graph_node_type_from_name(const char *name);
+const char *cc_suballoc_op_name(uint32_t op);         /* "heap_register", ... */
+int cc_suballoc_op_from_name(const char *name);
+const char *cc_suballoc_source_name(uint32_t source); /* "nvtx", "torch" */
+int cc_suballoc_source_from_name(const char *name);
 
 #ifdef __cplusplus
 }

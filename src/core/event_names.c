@@ -1,5 +1,5 @@
 /* Printable names of event kinds and of the enums inside events (memory kinds, copy directions,
- * graph node types, exit reasons, API kinds). They are the keywords of the text scenario form,
+ * graph node types, exit reasons, API kinds, sub-allocator operations and sources). They are the keywords of the text scenario form,
  * so they are part of a documented format (docs/formats.md): append, never rename. */
 #include <string.h>
 #include "cucheck/event.h"
@@ -55,6 +55,7 @@ static const char *const kind_names[] = {
     [CC_EV_LAUNCH_PROGRESS] = "launch_progress",
     [CC_EV_LAUNCH_CHECKED] = "launch_checked",
     [CC_EV_MODULE_VAR] = "module_var",
+    [CC_EV_SUBALLOC] = "suballoc",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 
@@ -107,6 +108,20 @@ static const char *const access_source_names[] = {
     [CC_ACCESS_SRC_LEARNED] = "learned", [CC_ACCESS_SRC_INFERRED] = "inferred",
 };
 
+static const char *const suballoc_op_names[] = {
+    [0] = "unknown",
+    [CC_SUBALLOC_OP_HEAP_REGISTER] = "heap_register",
+    [CC_SUBALLOC_OP_HEAP_UNREGISTER] = "heap_unregister",
+    [CC_SUBALLOC_OP_HEAP_RESET] = "heap_reset",
+    [CC_SUBALLOC_OP_REGION_REGISTER] = "region_register",
+    [CC_SUBALLOC_OP_REGION_RESIZE] = "region_resize",
+    [CC_SUBALLOC_OP_REGION_UNREGISTER] = "region_unregister",
+};
+
+static const char *const suballoc_source_names[] = {
+    [0] = "unknown", [CC_SUBALLOC_SRC_NVTX] = "nvtx", [CC_SUBALLOC_SRC_TORCH] = "torch",
+};
+
 static const char *name_of(const char *const *names, size_t n, uint32_t v)
 {
     return v < n ? names[v] : NULL;
@@ -131,3 +146,5 @@ NAME_FUNCS(cc_graph_node_type_name, cc_graph_node_type_from_name, gnode_names)
 NAME_FUNCS(cc_exit_reason_name, cc_exit_reason_from_name, exit_names)
 NAME_FUNCS(cc_api_kind_name, cc_api_kind_from_name, api_names)
 NAME_FUNCS(cc_access_source_name, cc_access_source_from_name, access_source_names)
+NAME_FUNCS(cc_suballoc_op_name, cc_suballoc_op_from_name, suballoc_op_names)
+NAME_FUNCS(cc_suballoc_source_name, cc_suballoc_source_from_name, suballoc_source_names)

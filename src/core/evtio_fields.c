@@ -364,6 +364,15 @@ static const cc_evt_field module_var[] = {
     F("name", CC_FT_STR, module_var.name),
 };
 
+static const cc_evt_field suballoc[] = {
+    E("op", suballoc.op, cc_suballoc_op_name, cc_suballoc_op_from_name),
+    E("source", suballoc.source, cc_suballoc_source_name, cc_suballoc_source_from_name),
+    F("heap", CC_FT_HANDLE, suballoc.heap),
+    F("address", CC_FT_ADDR, suballoc.address),
+    F("size", CC_FT_U64, suballoc.size),
+    F("callsite", CC_FT_HANDLE, suballoc.callsite),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -417,6 +426,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_LAUNCH_PROGRESS] = T(launch_progress),
     [CC_EV_LAUNCH_CHECKED] = T(launch_checked),
     [CC_EV_MODULE_VAR] = T(module_var),
+    [CC_EV_SUBALLOC] = T(suballoc),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

@@ -183,6 +183,11 @@ static size_t sample_events(cc_event *out)
                                                   CC_MODVAR_FLAG_CONSTANT | 0x80000000u,
                                                   "__nv_static_26__x \"q\" #1" };
             break;
+        case CC_EV_SUBALLOC:
+            e->u.suballoc = (cc_ev_suballoc){ CC_SUBALLOC_OP_REGION_RESIZE, CC_SUBALLOC_SRC_TORCH,
+                                              big + 5, 0x7f0000200010ull, (1ull << 35) + 63,
+                                              big + 6 };
+            break;
         default:
             break;
         }
@@ -372,6 +377,10 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
     case CC_EV_MODULE_VAR:
         D(u.module_var.context); D(u.module_var.module); D(u.module_var.address);
         D(u.module_var.size); D(u.module_var.flags); S(u.module_var.name);
+        break;
+    case CC_EV_SUBALLOC:
+        D(u.suballoc.op); D(u.suballoc.source); D(u.suballoc.heap); D(u.suballoc.address);
+        D(u.suballoc.size); D(u.suballoc.callsite);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

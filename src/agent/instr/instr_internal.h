@@ -225,6 +225,17 @@ extern cc_instr_state cc_instr_g;
  * blocks carved out of it later replace it). */
 void cc_instr_table_add(uint64_t base, uint64_t size, int weak);
 void cc_instr_table_remove(uint64_t base);
+/* The same without asking the sub-allocators (instr_suballoc.c keeps their ranges with these):
+ * insert [base, end) (weak as above), erase the range starting at base, and take every range
+ * that overlaps [lo, hi) out of the table, each(arg, base, end) called for each first. */
+void cc_instr_table_insert(uint64_t base, uint64_t end, int weak);
+void cc_instr_table_erase(uint64_t base);
+void cc_instr_table_take(uint64_t lo, uint64_t hi,
+                         void (*each)(void *arg, uint64_t base, uint64_t end), void *arg);
+/* instr_suballoc.c (lock held): an allocation [base, end) is being added / the one at base
+ * removed; 1 when a sub-allocator's heap took care of it (the table is not to change). */
+int cc_instr_suballoc_adding(uint64_t base, uint64_t end, int weak);
+int cc_instr_suballoc_removing(uint64_t base);
 cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx);          /* creates; NULL if broken */
 void cc_instr_ctx_destroy(CUcontext ctx);
 int cc_instr_slot_take(cc_instr_ctx *c);                /* index or -1 */

@@ -1,4 +1,5 @@
-/* Instrumentation manager, state: the host copy of the live-allocation table (sorted ranges)
+/* Instrumentation manager, state: the host copy of the live-allocation table (sorted ranges;
+ * sub-allocators' heaps are asked first, instr_suballoc.c)
  * and each context's pool of per-launch slots: the client's device header and pinned host
  * records (sized by the client), and per slot a pinned staging buffer and a device copy of the
  * table, so that an upload never waits and never touches memory a launch in flight reads.
@@ -30,11 +31,19 @@ static size_t table_upper(uint64_t addr)
 
 void cc_instr_table_add(uint64_t base, uint64_t size, int weak)
 {
-    cc_instr_state *g = &cc_instr_g;
     if (size == 0) {
         return;
     }
     uint64_t end = base + size < base ? UINT64_MAX : base + size;
+    if (cc_instr_suballoc_adding(base, end, weak)) {
+        return; /* inside a sub-allocator's heap: its regions describe it */
+    }
+    cc_instr_table_insert(base, end, weak);
+}
+
+void cc_instr_table_insert(uint64_t base, uint64_t end, int weak)
+{
+    cc_instr_state *g = &cc_instr_g;
     /* Drop ranges the new one overlaps (their free was missed). */
     size_t i = table_upper(base);
     if (i > 0 && g->table[i - 1].end > base) {
@@ -63,6 +72,33 @@ void cc_instr_table_add(uint64_t base, uint64_t size, int weak)
 }
 
 void cc_instr_table_remove(uint64_t base)
+{
+    if (!cc_instr_suballoc_removing(base)) {
+        cc_instr_table_erase(base);
+    }
+}
+
+void cc_instr_table_take(uint64_t lo, uint64_t hi,
+                         void (*each)(void *arg, uint64_t base, uint64_t end), void *arg)
+{
+    cc_instr_state *g = &cc_instr_g;
+    size_t i = table_upper(lo);
+    if (i > 0 && g->table[i - 1].end > lo) {
+        i--;
+    }
+    size_t first = i;
+    while (i < g->ntable && g->table[i].base < hi) {
+        each(arg, g->table[i].base, g->table[i].end);
+        i++;
+    }
+    if (i > first) {
+        memmove(&g->table[first], &g->table[i], (g->ntable - i) * sizeof g->table[0]);
+        g->ntable -= i - first;
+        g->version++;
+    }
+}
+
+void cc_instr_table_erase(uint64_t base)
 {
     cc_instr_state *g = &cc_instr_g;
     size_t i = table_upper(base);

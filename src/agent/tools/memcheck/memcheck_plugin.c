@@ -8,6 +8,7 @@
 #include "agent/core/agent_plugin.h"
 #include "agent/tools/memcheck/mc_client.h"
 #include "agent/tools/memcheck/mc_modvars.h"
+#include "agent/nvtx/nvtx_inject.h"
 #include "core/agent_env.h"
 
 static const cc_instr_client *memcheck_client(void)
@@ -54,8 +55,15 @@ static void memcheck_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackI
     }
 }
 
+/* The program's NVTX memory annotations (sub-allocator heaps and regions) come to the agent. */
+static void memcheck_init(void)
+{
+    cc_nvtx_attach("memcheck");
+}
+
 const cc_agent_plugin cc_memcheck_plugin = {
     .tool = "memcheck",
+    .init = memcheck_init,
     .instr_client = memcheck_client,
     .on_resource = memcheck_on_resource,
     .on_api = memcheck_on_api,

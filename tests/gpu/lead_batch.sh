@@ -10,7 +10,9 @@
 #          the runtime comparison), profablate (what each part of the profile costs),
 #          learned (streamcheck --mode default/full verdicts), sctargets (streamcheck on the
 #          cuBLAS, pipeline, graph and record_stream programs), scbench (streamcheck speed on the
-#          PyTorch step)
+#          PyTorch step), overhead (run and memcheck against native, the bare subscription,
+#          CUDA_LAUNCH_BLOCKING=1 and compute-sanitizer on every bench workload, OVERHEAD_REPS
+#          rounds, default 3)
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/cucheck-batch}"
@@ -95,6 +97,13 @@ if has scbench; then # streamcheck on the PyTorch step: default and api mode aga
         --modes "cucheck streamcheck,cucheck streamcheck --mode api,torch-csan" --only transformer_step \
         --build-dir /tmp/bench --out "$work/bench_sc.md" >"$work/bench_sc.log" 2>&1
     log "bench streamcheck: exit $?"; cat "$work/bench_sc.md" >>"$sum" 2>/dev/null
+fi
+if has overhead; then
+    timeout "${OVERHEAD_TIMEOUT:-540}" python3 "$root/bench/run_bench.py" --cucheck "$cc" \
+        --reps "${OVERHEAD_REPS:-3}" --build-dir /tmp/bench --out "$work/overhead.md" \
+        --modes "cucheck run --track off,cucheck run,cucheck memcheck,cucheck memcheck --mode full,launch-blocking,compute-sanitizer-memcheck" \
+        >"$work/overhead.log" 2>&1
+    log "overhead: exit $?"; cat "$work/overhead.md" >>"$sum" 2>/dev/null
 fi
 if has examples; then
     timeout 240 python3 "$root/tests/gpu/run_gpu_tests.py" --cucheck "$cc" >"$work/examples.md" 2>&1

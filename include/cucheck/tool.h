@@ -50,10 +50,8 @@ static inline const char *cc_tool_host_option(void *ctx, const char *name) {
 }
 
 /* cc_tool.flags */
-/* The tool needs every tensor of a PyTorch program to be its own CUDA allocation: the CLI runs
- * the program with PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync unless the user chose an
- * allocator configuration. */
-#define CC_TOOL_FLAG_TENSOR_BOUNDS 0x1u
+/* (none defined: a tool's agent half learns what it needs in the process, e.g. memcheck reads
+ * PyTorch's tensor bounds from the caching allocator without changing the program's settings) */
 
 typedef struct cc_tool {
     const char *name;

@@ -173,7 +173,6 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
         .print_limit = g->print_limit,
         .print_limit_set = g->print_limit_set,
         .agent_quiet = !g->verbose,
-        .tensor_bounds = (tool->flags & CC_TOOL_FLAG_TENSOR_BOUNDS) != 0,
     };
     if (cc_cli_set_agent_env(&env, err, sizeof err) != 0) {
         cc_cli_error("%s", err);

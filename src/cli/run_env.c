@@ -73,21 +73,5 @@ int cc_cli_set_agent_env(const cc_run_env *e, char *err, size_t errlen)
         cc_cli_knobs_env(err, errlen) != 0) {
         return -1;
     }
-    if (e->tensor_bounds) {
-        /* PyTorch's caching allocator packs tensors into shared segments, hiding their bounds;
-         * with the cudaMallocAsync backend every tensor is its own allocation. A configuration
-         * the user chose is kept, with a note when it hides tensor bounds. */
-        const char *conf = getenv("PYTORCH_CUDA_ALLOC_CONF");
-        if (!conf || !*conf) {
-            if (set("PYTORCH_CUDA_ALLOC_CONF", "backend:cudaMallocAsync", err, errlen) != 0)
-                return -1;
-        } else if (!strstr(conf, "cudaMallocAsync")) {
-            fprintf(stderr,
-                    "cucheck: note: PYTORCH_CUDA_ALLOC_CONF=%s is kept; PyTorch's caching "
-                    "allocator hides overruns between tensors of one segment (add "
-                    "backend:cudaMallocAsync to see them)\n",
-                    conf);
-        }
-    }
     return 0;
 }

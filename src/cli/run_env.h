@@ -1,5 +1,7 @@
 /* The environment cucheck gives the program: the agent injected (LD_PRELOAD, prepended to any
- * existing value; CUDA_INJECTION64_PATH) and the contract of core/agent_env.h. */
+ * existing value; CUDA_INJECTION64_PATH) and the contract of core/agent_env.h. Nothing else of
+ * the program's environment changes (PyTorch keeps its allocator settings: memcheck reads tensor
+ * bounds from the caching allocator itself). */
 #ifndef CUCHECK_CLI_RUN_ENV_H
 #define CUCHECK_CLI_RUN_ENV_H
 
@@ -17,7 +19,6 @@ typedef struct cc_run_env {
     uint64_t print_limit;
     int print_limit_set;
     int agent_quiet;            /* the agent prints nothing live */
-    int tensor_bounds;          /* set PyTorch's allocator to cudaMallocAsync (see tool.h) */
 } cc_run_env;
 
 /* Set (and, for options not given, unset) the variables in this process's environment, which

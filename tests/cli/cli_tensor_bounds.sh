@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Tools that need tensor bounds (memcheck) run PyTorch programs with the cudaMallocAsync
-# allocator backend unless the user configured the allocator; `run` and `streamcheck` do not
-# (streamcheck keys its state by allocation and learns stream-ordered allocations on the GPU
-# path later).
+# No tool changes the program's PyTorch allocator settings: memcheck reads tensor bounds from
+# PyTorch's caching allocator inside the process, so PYTORCH_CUDA_ALLOC_CONF stays unset when it
+# was unset and keeps the user's value, with nothing said about it.
 # Args: CUCHECK_BIN SOURCE_DIR BINARY_DIR
 set -u
 cucheck="$1"; build="$3"
@@ -15,12 +14,13 @@ check() { # expected command...
     if [ "$got" != "$want" ]; then echo "FAIL: $* printed '$got', expected '$want'"; fail=1; fi
 }
 show='echo "conf=${PYTORCH_CUDA_ALLOC_CONF:-unset}"'
-check "conf=backend:cudaMallocAsync" "$cucheck" --quiet memcheck -- sh -c "$show"
+check "conf=unset" "$cucheck" --quiet memcheck -- sh -c "$show"
 check "conf=unset" "$cucheck" --quiet streamcheck -- sh -c "$show"
 check "conf=unset" "$cucheck" --quiet run -- sh -c "$show"
-got="$(PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$cucheck" --quiet memcheck -- sh -c "$show" 2>/tmp/cc-tb-err.$$ | tail -1)"
+err=/tmp/cc-tb-err.$$
+got="$(PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$cucheck" --quiet memcheck -- sh -c "$show" 2>$err | tail -1)"
 [ "$got" = "conf=expandable_segments:True" ] || { echo "FAIL: user configuration not kept: $got"; fail=1; }
-grep -q "hides overruns between tensors" /tmp/cc-tb-err.$$ || { echo "FAIL: no note about the kept configuration"; fail=1; }
-rm -f /tmp/cc-tb-err.$$
+if grep -q "PYTORCH_CUDA_ALLOC_CONF" $err; then echo "FAIL: a note about the allocator settings"; fail=1; fi
+rm -f $err
 [ $fail -eq 0 ] && echo "PASS"
 exit $fail

@@ -93,7 +93,6 @@ static void mc_on_exit(void *state)
 
 const cc_tool cc_tool_memcheck = {
     .name = "memcheck",
-    .flags = CC_TOOL_FLAG_TENSOR_BOUNDS,
     .summary = "check device memory accesses (out of bounds, misaligned, use after free), frees, "
                "copies and memsets, and leaks",
     .options = cc_memcheck_option_specs,

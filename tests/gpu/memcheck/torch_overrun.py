@@ -1,6 +1,7 @@
 """A Triton kernel that writes past the end of one tensor into the next one of the same caching-
 allocator segment: invisible to a checker that only sees cudaMalloc segments, reported by
-`cucheck memcheck` (which runs PyTorch with the cudaMallocAsync backend). Exits 0 natively; with
+`cucheck memcheck` against the tensor (it reads tensor bounds from PyTorch's own caching
+allocator, whose settings it keeps). Exits 0 natively; with
 FIXED=1 the kernel masks its stores and nothing must be reported."""
 import os
 import sys

@@ -8,6 +8,7 @@
 #include "agent/core/agent_plugin.h"
 #include "agent/tools/memcheck/mc_client.h"
 #include "agent/tools/memcheck/mc_modvars.h"
+#include "agent/tools/memcheck/mc_torch.h"
 #include "agent/nvtx/nvtx_inject.h"
 #include "core/agent_env.h"
 
@@ -28,6 +29,7 @@ static const cc_instr_client *memcheck_client(void)
 
 static void memcheck_on_resource(Sanitizer_CallbackId cbid, const void *data)
 {
+    cc_mc_torch_on_resource(cbid, data);
     switch (cbid) {
     case SANITIZER_CBID_RESOURCE_MODULE_LOADED:
         cc_mc_modvars_module_loaded(data);
@@ -52,6 +54,7 @@ static void memcheck_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackI
     (void)cbid;
     if (d->callbackSite == SANITIZER_API_EXIT) {
         cc_mc_modvars_resolve();
+        cc_mc_torch_at_api_exit();
     }
 }
 

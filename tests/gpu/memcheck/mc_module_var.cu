@@ -13,7 +13,7 @@ __device__ int table[64];
 __global__ void bump_flag(int off)
 {
     int *p = (int *)((char *)&flag + off);
-    *p = 1;
+    *p = 1; // BUG: p is one byte into the int `flag` (misaligned)
 }
 
 __global__ void fill_table(int n)

@@ -4,7 +4,8 @@
  * findings, memcheck_launches.c the recent launches (callsites) and the "what was checked"
  * counters, memcheck_unread.c the instrumented launches whose device results are not read back
  * yet, memcheck_vars.c the module variables (core/modvar_map.h). The allocation map is core's
- * (core/allocmap.h); asynchronous errors are attributed by the code every tool shares
+ * (core/allocmap.h); memcheck_suballoc.c keeps the sub-allocators' heaps and regions
+ * (CC_EV_SUBALLOC); asynchronous errors are attributed by the code every tool shares
  * (tools/async_error/attribution.h). */
 #ifndef CUCHECK_TOOLS_MEMCHECK_H
 #define CUCHECK_TOOLS_MEMCHECK_H
@@ -29,12 +30,18 @@ typedef struct mc_launch {
     uint64_t module;          /* the kernel's module handle (0 if unknown) */
     uint64_t alloc_mark;      /* the allocation map's clock at this launch */
     int held;                 /* unread: alloc_mark is held in the map (cc_allocmap_hold) */
+    uint64_t heap_mark;       /* the sub-allocators' heap and region clocks at this launch */
+    uint64_t region_mark;     /* (memcheck_suballoc.c) */
+    int sub_held;             /* unread: both are held */
 } mc_launch;
+
+typedef struct mc_suballoc mc_suballoc;
 
 typedef struct mc_state {
     cc_tool_host *host;
     cc_allocmap *allocs;
     cc_modvar_map *vars;      /* the loaded modules' variables (CC_EV_MODULE_VAR) */
+    mc_suballoc *sub;         /* sub-allocators' heaps and regions; NULL until the first */
     int leak_check;           /* --leak-check full */
     int adaptive;             /* --mode adaptive (default) */
     mc_launch launches[MC_LAUNCH_RING];
@@ -83,6 +90,29 @@ void mc_var_describe(const cc_modvar *v, uint64_t launch_module, char *out, size
  * out. Else 0 (vw->var may still be set). */
 int mc_var_explain(mc_state *s, uint64_t addr, uint32_t size, const cc_where_info *w,
                    uint64_t launch_module, cc_modvar_where *vw, char *out, size_t outlen);
+
+/* memcheck_suballoc.c */
+void mc_on_suballoc(mc_state *s, const cc_ev_suballoc *e);
+/* The allocation [base, base + size) was freed: the heaps in it end, with their regions. */
+void mc_suballoc_on_free(mc_state *s, uint64_t base, uint64_t size, uint64_t callsite);
+/* After mc_on_launch: the launch's marks (heaps and regions as at it), held while it is unread;
+ * released with it. */
+void mc_suballoc_launched(mc_state *s, uint64_t launch_id);
+void mc_suballoc_release(mc_state *s, const mc_launch *l);
+void mc_suballoc_free(mc_state *s);
+/* A device access [addr, addr + size) of launch l (NULL: as now) that lay in a sub-allocator's
+ * heap at the launch, in none of its live regions: 1, and the finding's kind, sentence and
+ * related notes in *v; 0 when no heap explains it. */
+typedef struct mc_sub_verdict {
+    char kind[64];
+    char msg[640];
+    const cc_alloc_rec *region; /* the region talked about (its callsite: the registration) */
+    int freed;                  /* region is unregistered: free_callsite ended it */
+    char alloc_note[160];
+    char free_note[96];
+} mc_sub_verdict;
+int mc_suballoc_explain(mc_state *s, const mc_launch *l, uint64_t addr, uint32_t size,
+                        const char *verb, mc_sub_verdict *v);
 
 /* memcheck_launches.c */
 void mc_on_launch(mc_state *s, const cc_ev_launch *l);

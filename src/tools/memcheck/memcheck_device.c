@@ -4,8 +4,9 @@
  * kernel (demangled, its mangled name kept), pc, file:line, block, thread, address, size, the
  * count of threads, where the address lies relative to the allocation map and the modules'
  * variables (stream-ordered allocations say that cudaFreeAsync freed them, with the free's host
- * stack; a `__device__` variable is named), the allocation's host stack and the launch's host
- * stack. */
+ * stack; a `__device__` variable is named) or, inside a sub-allocator's heap, its regions
+ * (memcheck_suballoc.c: an NVTX region or a PyTorch tensor block, with its registration's and
+ * its end's host stacks), the allocation's host stack and the launch's host stack. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,8 @@ typedef struct mc_verdict {
     cc_where_info w;
     int freed_async;          /* w.alloc is a stream-ordered allocation freed by cudaFreeAsync */
     const cc_modvar *var;     /* the module variable the message explains the address by */
+    int sub;                  /* explained by a sub-allocator's heap (sv) */
+    mc_sub_verdict sv;
 } mc_verdict;
 
 /* Device-side malloc/free and device-heap accesses: the host map knows nothing of that heap. */
@@ -82,6 +85,15 @@ static void classify(mc_state *s, const cc_ev_device_access_error *e, const char
     /* Against the map as it was at the launch: the agent reads a launch's findings when the
      * launch is known to be done, after the program may have freed and allocated more. */
     const mc_launch *l = mc_find_launch(s, e->launch_id);
+    /* Inside a sub-allocator's heap (NVTX, PyTorch), only its live regions were valid memory:
+     * the address is explained against them (a misaligned access by its allocation). */
+    if (global && e->violation != CC_VIOLATION_MISALIGNED &&
+        mc_suballoc_explain(s, l, e->address, e->size, verb, &v->sv)) {
+        v->sub = 1;
+        snprintf(v->kind, sizeof v->kind, "%s", v->sv.kind);
+        snprintf(v->msg, sizeof v->msg, "%s", v->sv.msg);
+        return;
+    }
     const cc_alloc_rec *later = NULL;
     if (global) {
         uint64_t at = l != NULL ? l->alloc_mark : UINT64_MAX;
@@ -203,7 +215,21 @@ void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
     memset(rel, 0, sizeof rel);
     uint32_t nrel = 0;
     const cc_alloc_rec *a = v.w.alloc;
-    if (v.var != NULL) {
+    if (v.sub && v.sv.region != NULL) {
+        /* the region's registration is where it was allocated; its end, where it was freed */
+        rel[nrel].role = "allocation";
+        rel[nrel].message = v.sv.alloc_note;
+        mc_stack(s, v.sv.region->callsite, &rel[nrel].nframes, &rel[nrel].frames);
+        nrel++;
+        if (v.sv.freed) {
+            rel[nrel].role = "free";
+            rel[nrel].message = v.sv.free_note;
+            mc_stack(s, v.sv.region->free_callsite, &rel[nrel].nframes, &rel[nrel].frames);
+            nrel++;
+        }
+    } else if (v.sub) {
+        /* a heap without a region near the address: nothing more to point at */
+    } else if (v.var != NULL) {
         char var[384];
         mc_var_describe(v.var, l != NULL ? l->module : 0, var, sizeof var);
         snprintf(rel_msg[nrel], sizeof rel_msg[nrel], "%s", var);

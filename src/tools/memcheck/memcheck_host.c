@@ -1,6 +1,7 @@
 /* memcheck's API-level checks over the allocation map: invalid and double frees, copies and
  * memsets that run past the allocation they start in or touch freed memory, failed free calls,
- * and leaks (--leak-check full) at context destruction and process exit. */
+ * and leaks (--leak-check full) at context destruction and process exit. Sub-allocators'
+ * regions are not allocations of the map (no leak is theirs); a free ends the heaps in it. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,6 +93,7 @@ void mc_on_free(mc_state *s, const cc_ev_free *f)
     char msg[512];
     switch (v) {
     case CC_FREE_OK:
+        mc_suballoc_on_free(s, r.base, r.size, f->callsite); /* heaps in it end */
         return;
     case CC_FREE_DOUBLE:
         snprintf(msg, sizeof msg, "Double free of 0x%" PRIx64 ": the %" PRIu64

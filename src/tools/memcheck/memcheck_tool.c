@@ -51,7 +51,11 @@ static void mc_on_event(void *state, const cc_event *ev)
     case CC_EV_FREE: mc_on_free(s, &ev->u.free); break;
     case CC_EV_MEMCPY: mc_on_memcpy(s, &ev->u.memcpy); break;
     case CC_EV_MEMSET: mc_on_memset(s, &ev->u.memset); break;
-    case CC_EV_LAUNCH: mc_on_launch(s, &ev->u.launch); break;
+    case CC_EV_LAUNCH:
+        mc_on_launch(s, &ev->u.launch);
+        mc_suballoc_launched(s, ev->u.launch.launch_id);
+        break;
+    case CC_EV_SUBALLOC: mc_on_suballoc(s, &ev->u.suballoc); break;
     case CC_EV_API_ERROR:
         /* A sticky error failed the call, not its arguments: reported as async-error. */
         if (sticky == CC_ASYNC_NOT_STICKY) {
@@ -85,6 +89,7 @@ static void mc_on_exit(void *state)
     mc_unread_note(s);
     cc_async_errors_note(s->async_errors, 1);
     mc_unread_free(s);
+    mc_suballoc_free(s);
     cc_async_errors_free(s->async_errors);
     cc_allocmap_free(s->allocs);
     cc_modvar_map_free(s->vars);

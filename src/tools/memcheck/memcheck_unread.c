@@ -17,6 +17,7 @@ static void release(mc_state *s, const mc_launch *l)
     if (l->held) {
         cc_allocmap_release(s->allocs, l->alloc_mark);
     }
+    mc_suballoc_release(s, l);
 }
 
 /* Forget the oldest half at once (amortized O(1) per launch). */

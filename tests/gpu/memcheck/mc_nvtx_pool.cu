@@ -1,0 +1,105 @@
+/* memcheck test: a sub-allocator described with the NVTX memory API. A 4 KiB cudaMalloc pool
+ * is registered as an NVTX heap; a 63-byte region at offset 16 is registered and a kernel of 64
+ * threads writes one byte each, the last one past the region (still inside the pool). Then the
+ * region grows to 64 bytes (clean launch), is unregistered (a write to it is an error), is
+ * registered again and the heap is reset (a write to it is an error again). Natively (no NVTX
+ * tool) the heap handle is NULL and every NVTX call a no-op: the writes stay inside the pool and
+ * the program exits 0 either way; under cucheck the handle must be set (it prints which).
+ * Expected: three invalid __global__ writes in iota8 at the kernel's store: the first past the
+ * region (invalid-global-write), the other two in a region that is gone (use-after-free). */
+#include "mc_common.h"
+#include <stdint.h>
+#include <nvtx3/nvToolsExtMem.h>
+
+__global__ void iota8(uint8_t *v)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    v[i] = (uint8_t)i; /* BUG: past the region, or in a region that is gone */
+}
+
+static void region_register(nvtxDomainHandle_t d, nvtxMemHeapHandle_t heap, void *p, size_t n)
+{
+    nvtxMemVirtualRangeDesc_t r = {};
+    r.ptr = p;
+    r.size = n;
+    nvtxMemRegionsRegisterBatch_t b = {};
+    b.extCompatID = NVTX_EXT_COMPATID_MEM;
+    b.structSize = sizeof b;
+    b.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
+    b.heap = heap;
+    b.regionCount = 1;
+    b.regionDescElementSize = sizeof r;
+    b.regionDescElements = &r;
+    nvtxMemRegionsRegister(d, &b);
+}
+
+static void region_resize(nvtxDomainHandle_t d, void *p, size_t n)
+{
+    nvtxMemVirtualRangeDesc_t r = {};
+    r.ptr = p;
+    r.size = n;
+    nvtxMemRegionsResizeBatch_t b = {};
+    b.extCompatID = NVTX_EXT_COMPATID_MEM;
+    b.structSize = sizeof b;
+    b.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
+    b.regionDescCount = 1;
+    b.regionDescElementSize = sizeof r;
+    b.regionDescElements = &r;
+    nvtxMemRegionsResize(d, &b);
+}
+
+static void region_unregister(nvtxDomainHandle_t d, void *p)
+{
+    nvtxMemRegionRef_t ref;
+    ref.pointer = p;
+    nvtxMemRegionsUnregisterBatch_t b = {};
+    b.extCompatID = NVTX_EXT_COMPATID_MEM;
+    b.structSize = sizeof b;
+    b.refType = NVTX_MEM_REGION_REF_TYPE_POINTER;
+    b.refCount = 1;
+    b.refElementSize = sizeof ref;
+    b.refElements = &ref;
+    nvtxMemRegionsUnregister(d, &b);
+}
+
+int main(void)
+{
+    const size_t pool_size = 4096, n = 63;
+    nvtxDomainHandle_t dom = nvtxDomainCreateA("mc-nvtx-pool");
+    uint8_t *pool;
+    CHECK(cudaMalloc((void **)&pool, pool_size));
+    nvtxMemVirtualRangeDesc_t whole = {};
+    whole.ptr = pool;
+    whole.size = pool_size;
+    nvtxMemHeapDesc_t hd = {};
+    hd.extCompatID = NVTX_EXT_COMPATID_MEM;
+    hd.structSize = sizeof hd;
+    hd.usage = NVTX_MEM_HEAP_USAGE_TYPE_SUB_ALLOCATOR;
+    hd.type = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
+    hd.typeSpecificDescSize = sizeof whole;
+    hd.typeSpecificDesc = &whole;
+    nvtxMemHeapHandle_t heap = nvtxMemHeapRegister(dom, &hd);
+    /* NULL: no NVTX tool is attached (natively); the NVTX calls below are then no-ops and the
+     * writes stay inside the pool, so the program behaves the same with and without a tool. */
+    printf("mc_nvtx_pool: NVTX heap handle %s\n", heap == NULL ? "NULL (no NVTX tool)" : "set");
+    uint8_t *region = pool + 16;
+    region_register(dom, heap, region, n);
+    iota8<<<1, (unsigned)n>>>(region); /* clean */
+    CHECK(cudaDeviceSynchronize());
+    iota8<<<1, (unsigned)n + 1>>>(region); /* one byte past the region */
+    CHECK(cudaDeviceSynchronize());
+    region_resize(dom, region, n + 1);
+    iota8<<<1, (unsigned)n + 1>>>(region); /* clean after the resize */
+    CHECK(cudaDeviceSynchronize());
+    region_unregister(dom, region);
+    iota8<<<1, 1>>>(region); /* the region is gone */
+    CHECK(cudaDeviceSynchronize());
+    region_register(dom, heap, region, n);
+    nvtxMemHeapReset(dom, heap);
+    iota8<<<1, 1>>>(region); /* the heap was reset */
+    CHECK(cudaDeviceSynchronize());
+    nvtxMemHeapUnregister(dom, heap);
+    CHECK(cudaFree(pool));
+    printf("mc_nvtx_pool: done\n");
+    return 0;
+}

@@ -5,6 +5,7 @@
 // shared/local accesses against their windows, cp.async, device-side malloc/free; only
 // violations (deduplicated by pc) go back. Every patch runs before its instruction; returning
 // SANITIZER_PATCH_ERROR makes the whole warp exit, which memcheck uses for --on-error stop.
+#include <stddef.h>
 #include <sanitizer_patching.h>
 #include "patch_records.h"
 
@@ -264,8 +265,10 @@ static __device__ __forceinline__ uint32_t cc_mc_smem_end(const cc_mc_launch *L,
 }
 
 // Shared and local accesses arrive as offsets in the block's/thread's window: alignment, and
-// the window's end where the launch carries it (CC_MC_FLAG_SHARED_WINDOW / _LOCAL_WINDOW).
-// flags and smem_end come from the caller's one load of the header's first 16 bytes.
+// the window where the launch carries it (CC_MC_FLAG_SHARED_WINDOW / _LOCAL_WINDOW).
+// flags and smem_end come from the caller's one load of the header's first 16 bytes. The local
+// window [local_lo, local_end) is one 8-byte load and one unsigned compare: an offset below
+// local_lo wraps to a distance larger than the window.
 static __device__ __forceinline__ uint32_t cc_mc_window_violation(const cc_mc_launch *L, uint64_t a,
                                                                   uint32_t size, uint16_t space,
                                                                   uint32_t flags, uint32_t smem_end)
@@ -278,8 +281,9 @@ static __device__ __forceinline__ uint32_t cc_mc_window_violation(const cc_mc_la
         return off + size > cc_mc_smem_end(L, smem_end) ? CC_MC_VIOL_WINDOW : 0u;
     }
     if (space == CC_PATCH_SPACE_LOCAL && (flags & CC_MC_FLAG_LOCAL_WINDOW)) {
-        uint64_t off = a & 0xffffffffull;
-        return off + size > L->local_end ? CC_MC_VIOL_WINDOW : 0u;
+        const uint2 w = *reinterpret_cast<const uint2 *>(&L->local_lo); // lo, end
+        uint32_t from_lo = (uint32_t)a - w.x;
+        return (uint64_t)from_lo + size > (uint64_t)(w.y - w.x) ? CC_MC_VIOL_WINDOW : 0u;
     }
     return 0u;
 }
@@ -474,6 +478,9 @@ static_assert(cc_same_type<decltype(&cc_mc_shared_access), SanitizerCallbackMemo
               "memcheck shared patch signature");
 static_assert(cc_same_type<decltype(&cc_mc_local_access), SanitizerCallbackMemoryAccess>::value,
               "memcheck local patch signature");
+static_assert(offsetof(cc_mc_launch, local_end) == offsetof(cc_mc_launch, local_lo) + 4 &&
+                  offsetof(cc_mc_launch, local_lo) % 8 == 0,
+              "the local window is one aligned 8-byte load");
 static_assert(cc_same_type<decltype(&cc_mc_memcpy_async), SanitizerCallbackMemcpyAsync>::value,
               "memcheck cp.async patch signature");
 static_assert(cc_same_type<decltype(&cc_mc_device_malloc), SanitizerCallbackDeviceSideMalloc>::value,

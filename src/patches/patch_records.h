@@ -40,7 +40,7 @@
 #define CC_MC_SAMPLES 4
 #define CC_MC_FLAG_STOP 0x1u           /* the faulty warp exits before the invalid access */
 #define CC_MC_FLAG_SHARED_WINDOW 0x2u  /* smem_lo/smem_end are set: shared window checks */
-#define CC_MC_FLAG_LOCAL_WINDOW 0x4u   /* local_end is set: local window checks */
+#define CC_MC_FLAG_LOCAL_WINDOW 0x4u   /* local_lo/local_end are set: local window checks */
 
 /* Violations (same values as CC_VIOLATION_* in cucheck/event.h). */
 #define CC_MC_VIOL_OUT_OF_BOUNDS 1u
@@ -55,11 +55,15 @@
  * window): [0, smem_lo) is the system's reserved part (1024 bytes on sm_90+ cubins), the
  * program's static shared memory follows, then the launch's dynamic shared memory, whose start
  * is aligned to CC_MC_DYN_SMEM_ALIGN (%dynamic_smem_size is read on the device). Offsets are
- * compared modulo 2^24 (higher bits may carry the CTA's rank in its cluster). Local window: an
- * offset at or past local_end is outside every thread's window. */
+ * compared modulo 2^24 (higher bits may carry the CTA's rank in its cluster). Local window
+ * (LOCAL_MEMORY_ACCESS gets offsets in the thread's window, whose stack grows down from just
+ * under CC_MC_LOCAL_WINDOW_END): an offset below local_lo (under the kernel's frame and the
+ * context's stack limit) or at/past local_end is outside the thread's stack (see
+ * memcheck_windows.h, cc_mc_local_window). */
 #define CC_MC_DYN_SMEM_ALIGN 16u
 #define CC_MC_SMEM_OFFSET_MASK 0xffffffu
 #define CC_MC_LOCAL_WINDOW_MAX (512u * 1024u) /* CUDA's most local memory per thread */
+#define CC_MC_LOCAL_WINDOW_END 0x1000000u     /* a thread's local window ends at 16 MiB */
 
 /* The device heap (device-side malloc/free): one table per context, device memory, kept across
  * launches. Blocks are appended (never reused); a block is published by its state, written
@@ -121,8 +125,11 @@ typedef struct cc_mc_launch { /* device memory; uploaded whole before each check
     /* Windows; 0 (a zeroed header) = not checked. */
     uint32_t smem_end;        /* CC_MC_FLAG_SHARED_WINDOW: end of the static shared bytes */
     uint32_t smem_lo;         /* CC_MC_FLAG_SHARED_WINDOW: first byte the program owns */
-    uint32_t local_end;       /* CC_MC_FLAG_LOCAL_WINDOW: local offsets must stay below it */
-    uint64_t reserved0;
+    uint32_t reserved0;
+    /* CC_MC_FLAG_LOCAL_WINDOW: local offsets must lie in [local_lo, local_end) (one 8-byte load
+     * of the local patch; local_lo first). */
+    uint32_t local_lo;
+    uint32_t local_end;
     cc_mc_range inline_table[CC_MC_INLINE_RANGES];
     uint64_t ntable;
     const cc_mc_range *table; /* device pointer, sorted by base */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tools/memcheck/memcheck.h"
+#include "tools/memcheck/memcheck_windows.h"
 
 void mc_on_launch(mc_state *s, const cc_ev_launch *l)
 {
@@ -74,6 +75,15 @@ void mc_write_note(mc_state *s)
              s->adaptive ? "adaptive" : "full", kc, kn, li, ln, s->copies_checked,
              s->memsets_checked);
     s->host->note(s->host, note);
+    if (s->ninstrumented > 0) {
+        /* What the device's local check leaves out (docs/memcheck.md, "Local window"). */
+        snprintf(note, sizeof note,
+                 "memcheck: local accesses are checked against each thread's stack window; not "
+                 "checked: up to %u bytes above a thread's frames, up to %u bytes below the "
+                 "bottom of its stack, stack it has not reached yet, and local memory reached "
+                 "through a generic pointer", CC_MC_LOCAL_TOP_RESERVE, CC_MC_LOCAL_BOTTOM_SLACK);
+        s->host->note(s->host, note);
+    }
     if (s->kernels_overflow) {
         snprintf(note, sizeof note, "memcheck: more than %d distinct kernels; %" PRIu64
                  " launches were not counted per kernel", MC_KERNEL_TABLE, s->kernels_overflow);

@@ -1,5 +1,6 @@
 /* Kernel facts for memcheck's window and device-heap checks, read from the cubin (see
- * memcheck_windows.h): the shared window from cc_cubin_kernel/cc_cubin_inspect, device-heap use
+ * memcheck_windows.h): the shared window from cc_cubin_kernel/cc_cubin_inspect, the local window
+ * from the kernel's stack and the context's stack limit, device-heap use
  * from the undefined function symbols of the ELF symbol table. Bounds-checked by symbols/. */
 #include <stdio.h>
 #include <string.h>
@@ -27,8 +28,29 @@ int cc_mc_kernel_windows_of(const void *cubin, size_t size, const char *kernel,
     out->smem_lo = info.reserved_smem;
     out->smem_static = k.static_smem;
     out->frame_bytes = k.local_bytes;
+    out->stack_bytes = k.min_stack_bytes > k.max_stack_bytes ? k.min_stack_bytes
+                                                             : k.max_stack_bytes;
     out->arch = info.arch;
     return 1;
+}
+
+cc_mc_local_window cc_mc_local_window_of(uint64_t kernel_stack, uint64_t stack_limit,
+                                         uint32_t top)
+{
+    cc_mc_local_window w = {0u, top != 0u ? top : CC_MC_LOCAL_WINDOW_END};
+    if (stack_limit >= CC_MC_LOCAL_WINDOW_END || kernel_stack >= CC_MC_LOCAL_WINDOW_END) {
+        return w; /* unknown (UINT64_MAX) or larger than the window: no bottom */
+    }
+    /* From the window's end, not the user's top: the bottom stays where the stack can reach. */
+    uint64_t stack = kernel_stack > stack_limit ? kernel_stack : stack_limit;
+    uint64_t need = (uint64_t)CC_MC_LOCAL_TOP_RESERVE + CC_MC_LOCAL_BOTTOM_SLACK + stack;
+    if (need < CC_MC_LOCAL_WINDOW_END) {
+        w.lo = CC_MC_LOCAL_WINDOW_END - (uint32_t)need;
+    }
+    if (w.lo >= w.end) {
+        w.lo = 0u; /* a top the user set below the stack's bottom: only the top is checked */
+    }
+    return w;
 }
 
 static int heap_function(const char *name)

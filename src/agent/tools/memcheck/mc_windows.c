@@ -1,8 +1,12 @@
 /* memcheck's shared/local windows and device heap, agent side (mc_windows.h): a direct-mapped
- * cache CUfunction -> cubin facts (tools/memcheck/memcheck_windows.h), the launch header's
- * window fields, and one device-heap table per context (device memory, created at the first
- * checked launch there, kept across launches, released with the context). */
+ * cache CUfunction -> cubin facts and stack need (tools/memcheck/memcheck_windows.h, the
+ * driver's CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), the contexts' stack limits (read from the
+ * driver, read again after the program sets a limit), the launch header's window fields, and
+ * one device-heap table per context (device memory, created at the first checked launch there,
+ * kept across launches, released with the context). */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
@@ -41,7 +45,14 @@ static struct {
         CUmodule module;
         int found;           /* 0: the cubin did not describe the kernel */
         cc_mc_kernel_windows w;
+        uint64_t stack;      /* the kernel's stack need, UINT64_MAX: unknown */
+        int stack_known;     /* 0: the driver has not been asked yet */
     } cache[CC_MCW_CACHE];
+    struct {
+        CUcontext ctx;       /* NULL = empty */
+        uint64_t limit;      /* CU_LIMIT_STACK_SIZE, UINT64_MAX: could not be read */
+        unsigned gen;        /* limit_gen when read */
+    } limits[CC_MCW_CONTEXTS];
     struct {
         CUcontext ctx;
         cc_mc_heap *heap;    /* NULL with failed = 1: could not be created */
@@ -50,6 +61,112 @@ static struct {
     size_t nheaps;
     unsigned long long no_window;
 } cc_mcw = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Bumped when the program sets a context limit: every cached stack limit is read again. */
+static atomic_uint limit_gen;
+
+/* ---- driver facts: a kernel's local size, a context's stack limit ---- */
+
+typedef CUresult (*cc_mcw_func_attr_fn)(int *, CUfunction_attribute, CUfunction);
+typedef CUresult (*cc_mcw_get_limit_fn)(size_t *, CUlimit);
+typedef CUresult (*cc_mcw_get_current_fn)(CUcontext *);
+
+static struct {
+    pthread_once_t once;
+    cc_mcw_func_attr_fn func_attr;
+    cc_mcw_get_limit_fn get_limit;
+    cc_mcw_get_current_fn get_current;
+} cc_mcw_drv = {.once = PTHREAD_ONCE_INIT};
+
+static void drv_resolve(void)
+{
+    *(void **)&cc_mcw_drv.func_attr = cc_agent_driver_symbol("cuFuncGetAttribute");
+    *(void **)&cc_mcw_drv.get_limit = cc_agent_driver_symbol("cuCtxGetLimit");
+    *(void **)&cc_mcw_drv.get_current = cc_agent_driver_symbol("cuCtxGetCurrent");
+    if (cc_mcw_drv.get_limit == NULL || cc_mcw_drv.get_current == NULL) {
+        cc_agent_note("memcheck: cuCtxGetLimit not found: local accesses below a thread's stack "
+                      "are not checked");
+    }
+}
+
+/* The kernel's stack need: the largest of its frame and stack sizes in the cubin (found) and
+ * the driver's local size; UINT64_MAX if neither is known. Calls into the driver (the
+ * callbacks it causes are dropped as nested). */
+static uint64_t kernel_stack_of(CUfunction fn, int found, const cc_mc_kernel_windows *w)
+{
+    pthread_once(&cc_mcw_drv.once, drv_resolve);
+    uint64_t need = UINT64_MAX;
+    if (found) {
+        need = w->frame_bytes > w->stack_bytes ? w->frame_bytes : w->stack_bytes;
+    }
+    int local = 0;
+    if (cc_mcw_drv.func_attr != NULL && fn != NULL &&
+        cc_mcw_drv.func_attr(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) == CUDA_SUCCESS &&
+        local >= 0) {
+        need = need == UINT64_MAX || (uint64_t)local > need ? (uint64_t)local : need;
+    }
+    return need;
+}
+
+/* Called with the lock held: 1 and *limit if ctx's stack limit is cached and current. */
+static int cached_stack_limit(CUcontext ctx, uint64_t *limit)
+{
+    unsigned gen = atomic_load(&limit_gen);
+    for (size_t i = 0; i < CC_MCW_CONTEXTS; i++) {
+        if (ctx != NULL && cc_mcw.limits[i].ctx == ctx && cc_mcw.limits[i].gen == gen) {
+            *limit = cc_mcw.limits[i].limit;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Called with the lock held: remember ctx's stack limit as read at generation gen. */
+static void cache_stack_limit(CUcontext ctx, uint64_t limit, unsigned gen)
+{
+    size_t slot = CC_MCW_CONTEXTS;
+    for (size_t i = 0; i < CC_MCW_CONTEXTS && ctx != NULL; i++) {
+        if (cc_mcw.limits[i].ctx == ctx) {
+            slot = i;
+            break;
+        }
+        if (cc_mcw.limits[i].ctx == NULL && slot == CC_MCW_CONTEXTS) {
+            slot = i;
+        }
+    }
+    if (ctx == NULL) {
+        return;
+    }
+    if (slot == CC_MCW_CONTEXTS) {
+        slot = ((uintptr_t)ctx >> 4) % CC_MCW_CONTEXTS; /* full: replace one */
+    }
+    cc_mcw.limits[slot].ctx = ctx;
+    cc_mcw.limits[slot].limit = limit;
+    cc_mcw.limits[slot].gen = gen;
+}
+
+/* Called without the lock (a driver call): ctx's stack limit when ctx is the launching
+ * thread's current context, else UINT64_MAX. */
+static uint64_t read_stack_limit(CUcontext ctx)
+{
+    pthread_once(&cc_mcw_drv.once, drv_resolve);
+    CUcontext cur = NULL;
+    size_t limit = 0;
+    if (cc_mcw_drv.get_limit == NULL || cc_mcw_drv.get_current == NULL ||
+        cc_mcw_drv.get_current(&cur) != CUDA_SUCCESS || cur != ctx || ctx == NULL ||
+        cc_mcw_drv.get_limit(&limit, CU_LIMIT_STACK_SIZE) != CUDA_SUCCESS) {
+        return UINT64_MAX;
+    }
+    return limit;
+}
+
+void cc_mc_windows_on_api(const char *function_name)
+{
+    /* cuCtxSetLimit, cudaDeviceSetLimit, cudaThreadSetLimit: a new stack limit. */
+    if (function_name != NULL && strstr(function_name, "SetLimit") != NULL) {
+        atomic_fetch_add(&limit_gen, 1u);
+    }
+}
 
 /* CUCHECK_MC_PATCH=floor: the memory-access classes patched with empty functions (no check,
  * no report; a measuring aid, docs/memcheck.md "How it works", bench/memcheck_floor.sh). */
@@ -79,14 +196,16 @@ int cc_mc_module_needs_every_launch(const void *cubin, size_t cubin_size)
     return cubin != NULL && cc_mc_cubin_uses_device_heap(cubin, cubin_size) == 1;
 }
 
-/* Called with the lock held. 1 and *w if the kernel's windows are known.
+/* Called with the lock held. 1 and *w if the kernel's windows are known; *stack: its stack
+ * need (kernel_stack_of), UINT64_MAX - 1 while the driver has not been asked.
  * Own code, not hashmap.h: direct-mapped, a newcomer replaces its slot's (hashmap.h refuses). */
 static int windows_of(const Sanitizer_LaunchData *d, const void *cubin, size_t cubin_size,
-                      cc_mc_kernel_windows *w)
+                      cc_mc_kernel_windows *w, uint64_t *stack)
 {
     size_t h = ((uintptr_t)d->function >> 4) % CC_MCW_CACHE;
     if (cc_mcw.cache[h].fn == d->function && cc_mcw.cache[h].module == d->module) {
         *w = cc_mcw.cache[h].w;
+        *stack = cc_mcw.cache[h].stack_known ? cc_mcw.cache[h].stack : UINT64_MAX - 1;
         return cc_mcw.cache[h].found;
     }
     char err[160];
@@ -100,7 +219,20 @@ static int windows_of(const Sanitizer_LaunchData *d, const void *cubin, size_t c
     cc_mcw.cache[h].module = d->module;
     cc_mcw.cache[h].found = found;
     cc_mcw.cache[h].w = *w;
+    cc_mcw.cache[h].stack = UINT64_MAX;
+    cc_mcw.cache[h].stack_known = 0;
+    *stack = UINT64_MAX - 1;
     return found;
+}
+
+/* Called with the lock held: the kernel's stack need, once the driver was asked. */
+static void cache_kernel_stack(const Sanitizer_LaunchData *d, uint64_t stack)
+{
+    size_t h = ((uintptr_t)d->function >> 4) % CC_MCW_CACHE;
+    if (cc_mcw.cache[h].fn == d->function && cc_mcw.cache[h].module == d->module) {
+        cc_mcw.cache[h].stack = stack;
+        cc_mcw.cache[h].stack_known = 1;
+    }
 }
 
 /* Called with the lock held: the context's heap table, created on first use. */
@@ -169,13 +301,43 @@ void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
                                const void *cubin, size_t cubin_size)
 {
     cc_mc_kernel_windows w;
+    uint64_t kernel_stack = UINT64_MAX;
     pthread_mutex_lock(&cc_mcw.lock);
-    int found = windows_of(d, cubin, cubin_size, &w);
+    int found = windows_of(d, cubin, cubin_size, &w, &kernel_stack);
     if (!found) {
         cc_mcw.no_window++;
     }
+    uint64_t stack_limit = UINT64_MAX;
+    int limit_cached = cached_stack_limit(d->context, &stack_limit);
     hdr->heap = heap_of(d->context, d->hStream);
     pthread_mutex_unlock(&cc_mcw.lock);
+    /* The driver calls run outside the lock (they may wait on the driver's own locks). */
+    unsigned gen = atomic_load(&limit_gen);
+    int asked = kernel_stack == UINT64_MAX - 1;
+    if (asked) {
+        kernel_stack = kernel_stack_of(d->function, found, &w);
+    }
+    if (!limit_cached) {
+        stack_limit = read_stack_limit(d->context);
+    }
+    /* The driver raises the context's stack limit to a kernel's need at its launch (measured:
+     * an 8 KiB frame under the 1 KiB default left the limit at 8 KiB), and later launches of
+     * other kernels get that stack too. */
+    uint64_t effective = stack_limit;
+    if (stack_limit != UINT64_MAX && kernel_stack != UINT64_MAX && kernel_stack > stack_limit) {
+        effective = kernel_stack;
+    }
+    if (asked || (!limit_cached && stack_limit != UINT64_MAX) || effective != stack_limit) {
+        pthread_mutex_lock(&cc_mcw.lock);
+        if (asked) {
+            cache_kernel_stack(d, kernel_stack);
+        }
+        if (effective != UINT64_MAX) {
+            cache_stack_limit(d->context, effective, gen);
+        }
+        pthread_mutex_unlock(&cc_mcw.lock);
+    }
+    stack_limit = effective;
     /* Cluster launches address shared memory through the cluster's window (the CTA's rank in
      * the high bits); on the H200 cuBLAS's clustered nvjet kernels read far past the window
      * computed here without any error, so their shared accesses get the alignment check only. */
@@ -187,19 +349,24 @@ void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
         hdr->smem_end = w.smem_lo + w.smem_static;
     }
     /* Local window: the Sanitizer API hands local accesses as offsets in the thread's window,
-     * where the stack grows down from the initial stack pointer the driver sets. Measured on the
-     * H200 (sm_90, driver 580) with CUCHECK_MC_LOCAL_PROBE: that top is not one constant - the
-     * same kernel's frame ended at 0xfffc30 when JIT-compiled from PTX and above 0xfffc40 when
-     * built as sm_90 SASS - and a patch cannot read it, so local accesses are checked for
-     * alignment only. Diagnostics: CUCHECK_MC_LOCAL_TOP=0x... checks every local access against
+     * where the stack grows down from an initial stack pointer a little under 16 MiB. Measured
+     * on the H200 (sm_90, driver 580) with CUCHECK_MC_LOCAL_PROBE: that pointer is not one
+     * constant (the same kernel's frame ended at 0xfffc30 when JIT-compiled from PTX and at
+     * 0xfffc40 as sm_90 SASS) and a patch cannot read it, so the window's end is 16 MiB and
+     * its bottom is the kernel's stack plus the context's stack limit plus the reserve under
+     * the end (cc_mc_local_window_of). Diagnostics: CUCHECK_MC_LOCAL_TOP=0x... moves the end to
      * a top the user measured for the program; CUCHECK_MC_LOCAL_PROBE=N reports every local
-     * access at or past offset N, to show the offsets a GPU hands out. */
+     * access at or past offset N (no bottom), to show the offsets a GPU hands out. */
     int probe = 0;
     uint32_t top = local_top(&probe);
-    if (top != 0u || probe) {
-        hdr->flags |= CC_MC_FLAG_LOCAL_WINDOW;
-        hdr->local_end = top;
+    cc_mc_local_window lw = cc_mc_local_window_of(kernel_stack, probe ? UINT64_MAX : stack_limit,
+                                                  top);
+    if (probe) {
+        lw.end = top;
     }
+    hdr->flags |= CC_MC_FLAG_LOCAL_WINDOW;
+    hdr->local_lo = lw.lo;
+    hdr->local_end = lw.end;
 }
 
 void cc_mc_windows_on_module_unload(CUmodule module)

@@ -1,7 +1,9 @@
 /* `cucheck TOOL [options] [--] PROGRAM [ARGS...]`: parse and check the tool's options (the
  * suppressions file too, see cli_options.c) before anything starts, inject the agent,
- * run the program, collect and merge the per-process reports, print them, and choose the exit
- * status (the program's, 128+N after signal N, or --error-exitcode when errors were found). */
+ * run the program, collect and merge the per-process reports (with `run`, after an asynchronous
+ * error with several candidates, run it a second time to name the faulting launch: rerun.h),
+ * print them, and choose the exit status (the program's, 128+N after signal N, or
+ * --error-exitcode when errors were found). */
 #include "cli/commands.h"
 
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include "cli/merge.h"
 #include "cli/output.h"
 #include "cli/reports.h"
+#include "cli/rerun.h"
 #include "cli/run_env.h"
 #include "cli/spawn.h"
 #include "cli/tool_args.h"
@@ -80,7 +83,7 @@ static int absolute_or_null(const char *path, char *buf, size_t n, const char **
 
 /* Print the merged report; returns the number of error findings, or -1 on an output error. */
 static long report(const cc_cli_opts *g, const cc_tool *tool, cc_report_place *place,
-                   FILE *out, const char *tail_in)
+                   FILE *out, const char *tail_in, const cc_rerun_run *rerun)
 {
     cc_finding_set *set = cc_finding_set_new();
     if (!set) {
@@ -93,6 +96,10 @@ static long report(const cc_cli_opts *g, const cc_tool *tool, cc_report_place *p
         cc_cli_error("out of memory");
         cc_finding_set_free(set);
         return -1;
+    }
+    cc_rerun_kept kept = {0};
+    if (rerun != NULL) {
+        cc_cli_rerun(rerun, &m, &kept);
     }
     cc_cli_print_findings(out, g, tool->name, &m, set);
     long bad = cc_cli_output_close(out, g);
@@ -107,6 +114,7 @@ static long report(const cc_cli_opts *g, const cc_tool *tool, cc_report_place *p
     cc_merged_counts c;
     cc_merged_count(&m, &c);
     cc_merged_free(&m);
+    cc_cli_rerun_kept_free(&kept);
     cc_finding_set_free(set);
     return bad ? -1 : (long)c.errors;
 }
@@ -129,6 +137,7 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
         cc_options_free(opts);
         return 2;
     }
+    int rerun_enabled = cc_cli_rerun_enabled(tool, opts);
     char *encoded = cc_options_encode(opts);
     cc_options_free(opts);
     if (!encoded) {
@@ -214,7 +223,8 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
     } else if (g->verbose || status != 0) {
         snprintf(tail, sizeof tail, "; program exit status %d", status);
     }
-    long errors = report(g, tool, &place, out, tail);
+    cc_rerun_run rerun = {.g = g, .place = &place, .argv = argv + prog, .first = &res};
+    long errors = report(g, tool, &place, out, tail, rerun_enabled ? &rerun : NULL);
     cc_reports_finish(&place, g->keep_reports, g->quiet);
     if (errors > 0 && g->error_exitcode >= 0) {
         return g->error_exitcode;

@@ -9,7 +9,8 @@ one run: each must be found, and any other error or warning fails the run. check
 optional comma-separated list of
   flags:  same-output (the program's output and exit status under `cucheck <tool>` must equal
           the native ones), optional (the finding may be absent: a fault that depends on the
-          memory map), and the attribution runner's exact, candidates, graph, graph-node, p:CHECK
+          memory map), and the attribution runner's exact, candidates, graph, graph-node, rerun,
+          p:CHECK, o:CHECK
   values: thread=X.Y.Z, block=X.Y.Z (a component may be '*'), size=N, address=HEX,
           access=read|write|atomic, other=KERNEL (the other side of a race, a substring),
           other-access=read|write; alternatives joined by '|'.
@@ -22,7 +23,7 @@ import os
 import findings
 
 COLUMNS = ("example", "tool", "kind", "kernel", "location", "exit", "anchor")
-FLAGS = ("same-output", "optional", "exact", "candidates", "graph", "graph-node")
+FLAGS = ("same-output", "optional", "exact", "candidates", "graph", "graph-node", "rerun")
 VALUE_KEYS = ("thread", "block", "size", "address", "access", "other", "other-access")
 
 
@@ -47,10 +48,10 @@ def _parse_checks(text, where):
                 raise ExpectationError("%s: unknown check %r (values: %s)"
                                        % (where, key, ", ".join(VALUE_KEYS)))
             values[key] = val
-        elif item in FLAGS or (item.startswith("p:") and item[2:] in FLAGS):
+        elif item in FLAGS or (item[:2] in ("p:", "o:") and item[2:] in FLAGS):
             flags.append(item)
         else:
-            raise ExpectationError("%s: unknown check %r (flags: %s, p:FLAG)"
+            raise ExpectationError("%s: unknown check %r (flags: %s, p:FLAG, o:FLAG)"
                                    % (where, item, ", ".join(FLAGS)))
     return flags, values
 

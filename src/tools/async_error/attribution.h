@@ -13,6 +13,16 @@
 #include "cucheck/tool.h"
 #include "symbols/demangle.h"
 
+/* The most candidates the finding lists (newest first), and the texts of its message that say
+ * the list is not every launch that may have faulted (read back by rerun.h). */
+#define CC_ASYNC_MAX_CANDIDATES 16
+#define CC_ASYNC_TEXT_NOT_SHOWN ", the oldest not shown"
+#define CC_ASYNC_TEXT_FORGOTTEN "older launches were never ordered and no longer tracked"
+/* The advice that ends a list of candidates no progress marks narrowed. */
+#define CC_ASYNC_TEXT_PROGRESS_HINT                                                            \
+    "; run again with `cucheck run --progress on` to have the device mark which launches "     \
+    "started and finished"
+
 /* What an event was to the attribution; the tool labels only CC_ASYNC_NOT_STICKY API errors. */
 typedef enum cc_async_verdict {
     CC_ASYNC_NOT_STICKY = 0,   /* not an API error, or an error that leaves no sticky state */

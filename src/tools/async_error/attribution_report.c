@@ -9,7 +9,7 @@
 #include "tools/async_error/attribution_internal.h"
 #include "tools/kernel_name.h"
 
-#define ASYNC_MAX_CANDIDATES 16
+#define ASYNC_MAX_CANDIDATES CC_ASYNC_MAX_CANDIDATES
 
 static void set_stack(cc_async_errors *s, uint64_t callsite, uint32_t *n,
                       const cc_stack_frame **f) {
@@ -209,14 +209,14 @@ void cc_async_report_sticky(cc_async_errors *s, const cc_ev_api_error *e, const 
                  "and did not finish, or without progress marks), so it came from one of them: "
                  "candidates listed newest first%s",
                  ename, e->code, e->function ? e->function : "?", n,
-                 n > shown ? ", the oldest not shown" : "");
+                 n > shown ? CC_ASYNC_TEXT_NOT_SHOWN : "");
     } else {
         snprintf(msg, sizeof msg,
                  "%s (%d) surfaced in %s; %zu launches were in flight and not ordered before "
                  "the error (no synchronize, successful query or synchronous copy separated "
                  "them from it), so it came from one of them: candidates listed newest first%s",
                  ename, e->code, e->function ? e->function : "?", n,
-                 n > shown ? ", the oldest not shown" : "");
+                 n > shown ? CC_ASYNC_TEXT_NOT_SHOWN : "");
     }
     if (narrowed[0]) {
         size_t len = strlen(msg);
@@ -234,15 +234,13 @@ void cc_async_report_sticky(cc_async_errors *s, const cc_ev_api_error *e, const 
     }
     if (n > 1 && !nw.used && !s->progress.valid) {
         size_t len = strlen(msg);
-        snprintf(msg + len, sizeof msg - len,
-                 "; run again with `cucheck run --progress on` to have the device mark which "
-                 "launches started and finished");
+        snprintf(msg + len, sizeof msg - len, "%s", CC_ASYNC_TEXT_PROGRESS_HINT);
     }
     uint64_t forgotten = cc_inflight_forgotten(s->inflight);
     if (forgotten > 0) {
         size_t len = strlen(msg);
         snprintf(msg + len, sizeof msg - len,
-                 " (%" PRIu64 " older launches were never ordered and no longer tracked)",
+                 " (%" PRIu64 " " CC_ASYNC_TEXT_FORGOTTEN ")",
                  forgotten);
     }
     f.message = msg;

@@ -18,8 +18,15 @@ const cc_option_spec cc_run_option_specs[] = {
     {"progress", 1, "on|off",
      "patch every module's block entries and exits so that the device marks which launches "
      "started and finished, naming the launch that caused an asynchronous error exactly among "
-     "launches that ran concurrently or were queued and inside graphs (default off: two patched "
-     "calls per thread slow kernels with little work per thread, see docs/agent.md)"},
+     "launches that ran concurrently or were queued and inside graphs, in one run (default off: "
+     "two patched calls per thread slow kernels with little work per thread, see docs/agent.md; "
+     "without it --rerun gets the answer from a second run)"},
+    {"rerun", 1, "on|off",
+     "after an asynchronous error that left several candidate launches, run the program a second "
+     "time (same arguments, directory and environment; no input, its output discarded, at most "
+     "twice the first run's time and 10 s) with progress marks on those launches only, and name "
+     "the faulting one when the second run fails the same way (default on; off runs the program "
+     "once, for programs that must not run twice)"},
     {"coredump", 1, "on|off",
      "ask the driver for a lightweight GPU core dump at a device exception and read it to name "
      "the faulting launch, block, thread and line (default off: CUDA 13.0 drivers refuse core "
@@ -40,6 +47,11 @@ int cc_run_options_read(cc_run_options *out, cc_option_get get, void *ctx, char 
     }
     v = get(ctx, "progress");
     if (v != NULL && cc_optval_switch("progress", v, &out->progress, err, errlen) != 0) {
+        return -1;
+    }
+    out->rerun = 1;
+    v = get(ctx, "rerun");
+    if (v != NULL && cc_optval_switch("rerun", v, &out->rerun, err, errlen) != 0) {
         return -1;
     }
     v = get(ctx, "coredump");

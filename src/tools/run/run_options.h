@@ -1,8 +1,9 @@
 /* The run tool's options: their table and the one parser of their values. The tool itself
  * reads none of them; they tell the agent what to track (`track`, a list parsed by
  * core/track_spec.h), whether to patch progress marks (`progress`) and whether to ask for
- * a GPU core dump (`coredump`). The CLI checks them before the program starts, and the run tool's
- * init through the same parser, so the agent only ever sees accepted values. */
+ * a GPU core dump (`coredump`); `rerun` is the CLI's (a second run after an asynchronous error
+ * with several candidates, cli/rerun.h). The CLI checks them before the program starts, and the
+ * run tool's init through the same parser, so the agent only ever sees accepted values. */
 #ifndef CUCHECK_TOOLS_RUN_OPTIONS_H
 #define CUCHECK_TOOLS_RUN_OPTIONS_H
 
@@ -15,6 +16,7 @@ typedef struct cc_run_options {
     uint32_t track;       /* CC_TRACK_* (core/track_spec.h) */
     int progress;         /* --progress on (default off) */
     int coredump;         /* --coredump on (default off) */
+    int rerun;            /* --rerun (default on): read by the CLI (cli/rerun.h) */
 } cc_run_options;
 
 extern const cc_option_spec cc_run_option_specs[];

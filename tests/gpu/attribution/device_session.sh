@@ -6,12 +6,13 @@
 # into /tmp/dwroot when the machine lacks them (scripts/gpu-debs.sh downloads them; carry
 # build-agent2/debs). Results go to $OUT (or /tmp/cucheck-w14).
 # Usage: bash tests/gpu/attribution/device_session.sh [STEPS]
-#   steps: build stacks ablate bench attr table (default: all but table)
+#   steps: build stacks ablate bench attr attr-once attr-progress table (default: build stacks
+#   ablate bench attr attr-progress)
 set -u
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
 out="${OUT:-/tmp/cucheck-w14}"
 mkdir -p "$out"
-steps="${1:-build stacks ablate bench attr}"
+steps="${1:-build stacks ablate bench attr attr-progress}"
 has() { case " $steps " in *" $1 "*) return 0;; esac; return 1; }
 build="$root/build-w14"
 cmake_extra=()
@@ -83,13 +84,19 @@ if has bench; then
     for w in tiny_launches vecadd reduce gemm_cublas; do modes_for "$w" 3 "/tmp/wl/$w"; done
     row tiny_launches "CUCHECK_TRACK=on,-stacks" 3 env CUCHECK_TRACK=on,-stacks "$cucheck" --quiet run -- /tmp/wl/tiny_launches
 fi
-if has attr; then
-    timeout 150 python3 "$root/tests/gpu/attribution/run_attribution.py" --cucheck "$cucheck" \
-        --build-dir /tmp/attr >"$out/attribution.md" 2>&1
-    echo "attribution: exit $?" | tee -a "$out/summary.txt"
-    timeout 150 python3 "$root/tests/gpu/attribution/run_attribution.py" --cucheck "$cucheck" \
-        --build-dir /tmp/attr --progress >"$out/attribution_progress.md" 2>&1
-    echo "attribution --progress on: exit $?" | tee -a "$out/summary.txt"
+# attr: the default run (a second run names the launch when the first left candidates);
+# attr-once: --rerun off (the first run alone); attr-progress: --progress on (marks in one run)
+attr_run() { # step file timeout [runner options]
+    local step="$1" file="$2" limit="$3"; shift 3
+    has "$step" || return 0
+    timeout "$limit" python3 "$root/tests/gpu/attribution/run_attribution.py" --cucheck "$cucheck" \
+        --build-dir /tmp/attr "$@" >"$out/$file" 2>&1
+    echo "$step: exit $?" | tee -a "$out/summary.txt"
+}
+attr_run attr attribution.md 150
+attr_run attr-once attribution_once.md 150 --rerun-off
+attr_run attr-progress attribution_progress.md 150 --progress
+if has attr || has attr-once || has attr-progress; then
     tar -czf "$out/attr-logs.tar.gz" -C /tmp/attr --exclude=bin . 2>/dev/null
 fi
 if has table; then # the bench runner's own table: native, baseline, tracking, CUDA_LAUNCH_BLOCKING

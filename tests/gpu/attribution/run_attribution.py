@@ -5,10 +5,11 @@ Builds the programs of expected.txt, runs each natively and under `cucheck --for
 program's native status, collected a process report, the report parses, run's note counts the
 launches it tracked, and the findings are exactly the program's rows (kind, kernel, the launch's
 host frame; any other error or warning fails), plus how exact the attribution is (the checks
-column: exact, candidates, graph, same-output). PyTorch scripts are SKIPPED (not passed)
-without torch with CUDA. Also: `cucheck run` under another tools API client (compute-sanitizer)
-prints one clear line and the program still runs. Without a GPU: prints SKIPPED and exits 77.
-usage: run_attribution.py --cucheck BIN [--build-dir DIR] [--progress]
+column: exact, candidates, graph, graph-node, rerun, same-output; p:CHECK with --progress,
+o:CHECK with --rerun-off). PyTorch scripts are SKIPPED (not passed) without torch with CUDA.
+Also: `cucheck run` under another tools API client (compute-sanitizer) prints one clear line and
+the program still runs. Without a GPU: prints SKIPPED and exits 77.
+usage: run_attribution.py --cucheck BIN [--build-dir DIR] [--progress | --rerun-off]
 """
 import argparse
 import json
@@ -36,21 +37,42 @@ def related_kernels(finding, role):
     return out
 
 
-def row_checks(row, progress):
-    """The row's checks for this run: with --progress on, a "p:CHECK" token replaces the check
-    of the same kind (exactness) of the default run."""
-    plain = [c for c in row["checks"] if not c.startswith("p:")]
-    if not progress:
+EXACTNESS = ("exact", "graph-node", "candidates", "graph", "rerun")
+RERUN_NOTE = "running the program a second time"
+RERUN_TEXT = "named by a second run"
+
+
+def row_checks(row, mode):
+    """The row's checks for this run mode (None, "progress" or "once"): with --progress on a
+    "p:CHECK" token, with --rerun off an "o:CHECK" token, replaces the exactness checks (and
+    rerun) of the default run."""
+    plain = [c for c in row["checks"] if c[:2] not in ("p:", "o:")]
+    prefix = {"progress": "p:", "once": "o:"}.get(mode)
+    if prefix is None:
         return plain
-    over = [c[2:] for c in row["checks"] if c.startswith("p:")]
+    over = [c[2:] for c in row["checks"] if c.startswith(prefix)]
     if not over:
-        return plain
-    return [c for c in plain if c not in ("exact", "graph-node", "candidates", "graph")] + over
+        return [c for c in plain if c != "rerun"]
+    return [c for c in plain if c not in EXACTNESS] + over
 
 
-def check_exactness(found, row, progress=False):
+def check_rerun(found, stderr, checks):
+    """(ok, why): a row with "rerun" was named by the second run, announced on stderr; any other
+    row ran the program once."""
+    announced = RERUN_NOTE in (stderr or "")
+    if "rerun" not in checks:
+        return (not announced), ("the program ran a second time" if announced else "")
+    errs = [f for f in found if f.get("kind") == "async-error"]
+    named = bool(errs) and RERUN_TEXT in (errs[0].get("message") or "")
+    ok = announced and named
+    return ok, ("named by the second run" if ok else
+                "second run: %s, message %s" % ("announced" if announced else "not announced",
+                                                "names it" if named else "does not name it"))
+
+
+def check_exactness(found, row, mode=None):
     """(ok, why) for the row's exactness check over the async-error findings."""
-    checks = row_checks(row, progress)
+    checks = row_checks(row, mode)
     mode = next((c for c in checks if c in ("exact", "graph-node", "candidates", "graph")), None)
     if mode is None:
         return True, ""
@@ -78,7 +100,7 @@ def check_exactness(found, row, progress=False):
     return ok, "graph launch exact, %d candidate node(s)" % len(hits)
 
 
-def judge_row(row, native, result, report, progress=False):
+def judge_row(row, native, result, report, mode=None):
     """(ok, notes) for one program: native (exit, stdout); result (exit, stdout, stderr, timed
     out) of `cucheck run`. The native run must exit as the table says and cucheck like it."""
     ncode, nout = native
@@ -89,9 +111,14 @@ def judge_row(row, native, result, report, progress=False):
         ok = False
         notes.append("native exit %d, expected %d" % (ncode, row["exit"]))
     records, _ = verdict.read_report(report)
-    ok2, why2 = check_exactness(verdict.report_findings(records), row, progress)
+    found = verdict.report_findings(records)
+    ok2, why2 = check_exactness(found, row, mode)
     if why2:
         notes.append(why2)
+    ok3, why3 = check_rerun(found, result[2], row_checks(row, mode))
+    ok2 = ok2 and ok3
+    if why3:
+        notes.append(why3)
     if "same-output" in row["checks"] and result[1] != nout:
         ok2 = False
         notes.append("stdout differs under cucheck")
@@ -103,9 +130,13 @@ def main():
     ap.add_argument("--cucheck", required=True)
     ap.add_argument("--build-dir", default=os.path.join(HERE, "build"))
     ap.add_argument("--python", default=os.environ.get("PYTHON", "python3"))
-    ap.add_argument("--progress", action="store_true",
-                    help="run `cucheck run --progress on` and check the rows' p:CHECK tokens")
+    modes = ap.add_mutually_exclusive_group()
+    modes.add_argument("--progress", action="store_true",
+                       help="run `cucheck run --progress on` and check the rows' p:CHECK tokens")
+    modes.add_argument("--rerun-off", action="store_true",
+                       help="run `cucheck run --rerun off` and check the rows' o:CHECK tokens")
     args = ap.parse_args()
+    mode = "progress" if args.progress else "once" if args.rerun_off else None
     if not gpu_present():
         print("SKIPPED: no GPU")
         return 77
@@ -138,15 +169,15 @@ def main():
             continue
         cmd = program_cmd(row, bin_dir, args.python)
         ncode, nout, _ = run(cmd)
-        report = os.path.join(args.build_dir, name + (".progress" if args.progress else "") + ".jsonl")
+        report = os.path.join(args.build_dir, name + ("." + mode if mode else "") + ".jsonl")
         if os.path.exists(report):
             os.remove(report)
-        opts = ["--progress", "on"] if args.progress else []
+        opts = {"progress": ["--progress", "on"], "once": ["--rerun", "off"]}.get(mode, [])
         result = run_timed([args.cucheck, "--format", "json", "--output", report, "run"] + opts +
                            ["--"] + cmd)
         with open(report + ".log", "w", encoding="utf-8") as fh:
             fh.write(result[1] + result[2])
-        status, notes = judge_row(row, (ncode, nout), result, report, args.progress)
+        status, notes = judge_row(row, (ncode, nout), result, report, mode)
         print("| %s | %s | %d | %s | %s |" % (name, row["kind"], ncode, "PASS" if status else "FAIL",
                                             "; ".join(notes)))
         if not status:

@@ -11,21 +11,33 @@
  * launch; a module unload starts a new generation (its function handles may be reused). Marked
  * launches go into a ring indexed by launch id, so the ring's window is exactly the last
  * CC_PROGRESS_RING launch ids. Launches into a capturing stream (which do not run) are never
- * marked: while a capture may be open the stream is asked (cuStreamIsCapturing). */
+ * marked: while a capture may be open the stream is asked (cuStreamIsCapturing).
+ *
+ * Restricted to listed launches (CUCHECK_PROGRESS_LAUNCHES "PID/ID:HASH,...", set by cucheck
+ * for the second run after an asynchronous error left several candidates): in the process PID
+ * only, only modules holding a listed kernel are patched (the kernel names in the cubin's
+ * symbol table, hashed as core/hash.h's cc_hash_str), and only launches with a listed launch
+ * id whose kernel name has the listed hash are marked. Modules without a listed kernel keep
+ * their full speed; the patched call still runs in the other kernels of a patched module. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "agent/core/agent.h"
 #include "agent/tools/run/launch_progress.h"
 #include "patch_records.h"
 #include "agent/core/agent_knobs.h"
+#include "core/hash.h"
+#include "symbols/cubin.h"
 
 #define CC_PROGRESS_CONTEXTS 64
 #define CC_PROGRESS_FUNCS (1u << 16)   /* bound kernel functions, a power of two */
 #define CC_PROGRESS_MODULES (1u << 14) /* patched modules, a power of two */
 #define CC_PROGRESS_RING (1u << 16)    /* marked launches remembered, a power of two */
+#define CC_PROGRESS_LISTED_MAX 64      /* launches a restricted run may list */
 
 typedef struct progress_ctx {
     CUcontext ctx;
@@ -58,8 +70,16 @@ static struct {
     ring_entry *ring;
     atomic_int captures;         /* stream captures that may be open */
     atomic_int reported;
-    uint64_t patched, patch_failed, bound;
+    uint64_t patched, patch_failed, bound, modules_skipped;
 } cc_progress_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The launches a restricted run marks (set once at init, read-only afterwards). */
+static struct {
+    int on;
+    uint32_t n;
+    uint64_t launch_id[CC_PROGRESS_LISTED_MAX];
+    uint64_t kernel_hash[CC_PROGRESS_LISTED_MAX];
+} cc_progress_listed;
 
 /* The function and module tables are not core/hashmap.h tables: launches on any thread read them
  * without the lock (each slot published by one atomic store, never moved), and a module that
@@ -70,12 +90,126 @@ static uint32_t hash_ptr(uintptr_t p, uint32_t mask)
     return (uint32_t)(((uint64_t)p >> 4) * 0x9e3779b97f4a7c15ull >> 40) & mask;
 }
 
+/* One unsigned number of v at *p (decimal, or hexadecimal with hex), moving *p past it; -1 when
+ * there is none or it overflows. */
+static int parse_u64(const char **p, int hex, uint64_t *out)
+{
+    const char *s = *p;
+    uint64_t v = 0;
+    int digits = 0;
+    for (;; s++, digits++) {
+        int d;
+        if (*s >= '0' && *s <= '9') {
+            d = *s - '0';
+        } else if (hex && *s >= 'a' && *s <= 'f') {
+            d = *s - 'a' + 10;
+        } else if (hex && *s >= 'A' && *s <= 'F') {
+            d = *s - 'A' + 10;
+        } else {
+            break;
+        }
+        uint64_t base = hex ? 16u : 10u;
+        if (v > (UINT64_MAX - (uint64_t)d) / base) {
+            return -1;
+        }
+        v = v * base + (uint64_t)d;
+    }
+    if (digits == 0) {
+        return -1;
+    }
+    *p = s;
+    *out = v;
+    return 0;
+}
+
+/* Read the list "PID/ID:HASH,ID:HASH,..." into cc_progress_listed: 1 when it lists launches of
+ * this process, 0 when it is another process's (a child of the second run's program), -1 when
+ * malformed. */
+static int listed_parse(const char *v, uint64_t self)
+{
+    uint64_t pid = 0;
+    const char *p = v;
+    if (parse_u64(&p, 0, &pid) != 0 || *p++ != '/') {
+        return -1;
+    }
+    uint32_t n = 0;
+    while (*p != '\0') {
+        uint64_t id = 0, hash = 0;
+        if (n == CC_PROGRESS_LISTED_MAX || parse_u64(&p, 0, &id) != 0 || id == 0 ||
+            *p++ != ':' || parse_u64(&p, 1, &hash) != 0 || (*p != ',' && *p != '\0')) {
+            return -1;
+        }
+        cc_progress_listed.launch_id[n] = id;
+        cc_progress_listed.kernel_hash[n] = hash;
+        n++;
+        if (*p == ',') {
+            p++;
+        }
+    }
+    if (n == 0) {
+        return -1;
+    }
+    if (pid != self) {
+        return 0;
+    }
+    cc_progress_listed.n = n;
+    cc_progress_listed.on = 1;
+    return 1;
+}
+
+/* 1 if the launch is listed: its id and its kernel name's hash (the name only hashed when the
+ * id is listed). */
+static int launch_listed(uint64_t launch_id, const char *name)
+{
+    for (uint32_t i = 0; i < cc_progress_listed.n; i++) {
+        if (cc_progress_listed.launch_id[i] == launch_id) {
+            return name != NULL && cc_hash_str(name) == cc_progress_listed.kernel_hash[i];
+        }
+    }
+    return 0;
+}
+
+static int kernel_is_listed(const cc_kernel_info *k, void *user)
+{
+    uint64_t h = cc_hash_str(k->name);
+    for (uint32_t i = 0; i < cc_progress_listed.n; i++) {
+        if (cc_progress_listed.kernel_hash[i] == h) {
+            *(int *)user = 1;
+            return 1; /* stop */
+        }
+    }
+    return 0;
+}
+
+/* 1 if the module's cubin holds a listed kernel, or cannot be read (then it is patched: a
+ * listed launch must not go unmarked for want of reading its module). */
+static int module_has_listed_kernel(const Sanitizer_ResourceModuleData *d)
+{
+    if (d->pCubin == NULL || d->cubinSize == 0 || !cc_cubin_is_cubin(d->pCubin, d->cubinSize)) {
+        return 1;
+    }
+    int found = 0;
+    char err[128];
+    if (cc_cubin_kernels(d->pCubin, d->cubinSize, kernel_is_listed, &found, err, sizeof err) < 0) {
+        return 1;
+    }
+    return found;
+}
+
 void cc_progress_init(void)
 {
     cc_agent *a = &cc_agent_g;
     uint32_t need = CC_TRACK_RESOURCE | CC_TRACK_LAUNCH | CC_TRACK_RUNTIME | CC_TRACK_DRIVER;
-    if ((a->track & need) != need || (a->track & CC_TRACK_IDLE) ||
-        !cc_agent_patches_embedded() || !cc_agent_switch(cc_knob_name(CC_KNOB_PROGRESS), "progress", 0)) {
+    if ((a->track & need) != need || (a->track & CC_TRACK_IDLE) || !cc_agent_patches_embedded()) {
+        return;
+    }
+    const char *listed = cc_knob_get(CC_KNOB_PROGRESS_LAUNCHES);
+    int only = listed != NULL && listed[0] != '\0' ? listed_parse(listed, (uint64_t)getpid()) : 0;
+    if (only < 0) {
+        fprintf(stderr, "cucheck: %s='%s' is not PID/ID:HASH,...: ignored\n",
+                cc_knob_name(CC_KNOB_PROGRESS_LAUNCHES), listed);
+    }
+    if (only != 1 && !cc_agent_switch(cc_knob_name(CC_KNOB_PROGRESS), "progress", 0)) {
         return;
     }
     cc_progress_g.fns = calloc(CC_PROGRESS_FUNCS, sizeof *cc_progress_g.fns);
@@ -134,6 +268,10 @@ static void module_set(CUmodule m, int patched)
 
 static void patch_module(const Sanitizer_ResourceModuleData *d)
 {
+    if (cc_progress_listed.on && !module_has_listed_kernel(d)) {
+        __atomic_fetch_add(&cc_progress_g.modules_skipped, 1, __ATOMIC_RELAXED);
+        return; /* no listed kernel: it keeps its full speed */
+    }
     pthread_mutex_lock(&cc_progress_g.lock);
     if (cc_agent_patches_load(d->context) == 0 &&
         sanitizerPatchInstructions(SANITIZER_INSTRUCTION_BLOCK_ENTER, d->module,
@@ -375,7 +513,9 @@ void cc_progress_on_launch(const Sanitizer_LaunchData *d, cc_event *ev, int grap
     /* A graph node's own stream is the driver's: set-up work goes on the graph launch's. */
     Sanitizer_StreamHandle setup = graph_node ? d->hApiStream : d->hStream;
     int ctx = ctx_index(d, setup != NULL, setup);
-    if (ctx < 0 || !fn_bound(d->function, d->module, (uint32_t)ctx, 1)) {
+    if (ctx < 0 || (cc_progress_listed.on &&
+                    !launch_listed(ev->u.launch.launch_id, ev->u.launch.name)) ||
+        !fn_bound(d->function, d->module, (uint32_t)ctx, 1)) {
         return;
     }
     uint64_t id = ev->u.launch.launch_id;
@@ -423,8 +563,10 @@ void cc_progress_on_sticky(void)
     ev.u.launch_progress.covered_from = covered_from;
     cc_agent_emit(&ev);
     cc_agent_note("progress marks: %u marked launch(es) finished; %llu module(s) patched, %llu "
-                  "failed; %llu kernel(s) bound", finished,
+                  "failed, %llu without a listed kernel; %llu kernel(s) bound%s", finished,
                   (unsigned long long)cc_progress_g.patched,
                   (unsigned long long)cc_progress_g.patch_failed,
-                  (unsigned long long)cc_progress_g.bound);
+                  (unsigned long long)cc_progress_g.modules_skipped,
+                  (unsigned long long)cc_progress_g.bound,
+                  cc_progress_listed.on ? " (only listed launches marked)" : "");
 }

@@ -7,7 +7,9 @@
  * finished launches and those that never started.
  * Off by default: two patched calls per thread cost as much as memcheck's patching on kernels
  * with one element per thread (a vector add ran 24x slower on the H200); `cucheck run --progress
- * on` (or CUCHECK_PROGRESS=on) asks for it. */
+ * on` (or CUCHECK_PROGRESS=on) asks for it. The CLI's second run after an asynchronous error
+ * with several candidates lists them (CUCHECK_PROGRESS_LAUNCHES): then only the modules holding
+ * their kernels are patched and only those launches are marked. */
 #ifndef CUCHECK_AGENT_LAUNCH_PROGRESS_H
 #define CUCHECK_AGENT_LAUNCH_PROGRESS_H
 

@@ -1,5 +1,6 @@
 /* run's agent half: exact attribution of asynchronous errors from the GPU core dump
- * (coredump_*.c) and, with --progress on, from device progress marks (launch_progress.c). */
+ * (coredump_*.c) and from device progress marks (launch_progress.c): on every launch with
+ * --progress on, on the listed launches in the CLI's second run (CUCHECK_PROGRESS_LAUNCHES). */
 #include "agent/core/agent_plugin.h"
 #include "agent/tools/run/coredump_agent.h"
 #include "agent/tools/run/launch_progress.h"

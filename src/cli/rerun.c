@@ -142,7 +142,7 @@ void cc_cli_rerun(const cc_rerun_run *r, cc_merged *m, cc_rerun_kept *kept)
     }
     cc_finding_set *top_set = NULL, *second_set = NULL;
     int top_reported = 0, done = 0;
-    const cc_finding *top = process_error(r->place, r->first->pid, &top_set, &top_reported);
+    const cc_finding *top = NULL; /* the top-level process's error, read at the first plan */
     for (size_t i = 0; i < m->n; i++) {
         const cc_finding *f = &m->items[i];
         if (!is_run_async_error(f)) {
@@ -157,17 +157,22 @@ void cc_cli_rerun(const cc_rerun_run *r, cc_merged *m, cc_rerun_kept *kept)
                 continue;
             }
             rc = cc_rerun_annotate(f, NOT_RUN_AGAIN, why, 0, out);
-        } else if (top == NULL || done || strcmp(top->message, f->message) != 0) {
-            rc = cc_rerun_annotate(f, NOT_RUN_AGAIN,
-                                   "the error was in a process the program started, and only "
-                                   "the program cucheck started is run again", 0, out);
         } else {
-            cc_rerun_outcome o;
-            second_run(r, &plan, &o, &second_set);
-            done = 1;
-            int named = cc_rerun_verdict(&plan, &o, why, sizeof why);
-            rc = named >= 0 ? cc_rerun_exact(f, &plan, named, out)
-                            : cc_rerun_annotate(f, NOT_NAMED, why, 1, out);
+            if (top_set == NULL) {
+                top = process_error(r->place, r->first->pid, &top_set, &top_reported);
+            }
+            if (top == NULL || done || strcmp(top->message, f->message) != 0) {
+                rc = cc_rerun_annotate(f, NOT_RUN_AGAIN,
+                                       "the error was in a process the program started, and "
+                                       "only the program cucheck started is run again", 0, out);
+            } else {
+                cc_rerun_outcome o;
+                second_run(r, &plan, &o, &second_set);
+                done = 1;
+                int named = cc_rerun_verdict(&plan, &o, why, sizeof why);
+                rc = named >= 0 ? cc_rerun_exact(f, &plan, named, out)
+                                : cc_rerun_annotate(f, NOT_NAMED, why, 1, out);
+            }
         }
         if (rc == 0) {
             m->items[i] = out->f;

@@ -1,9 +1,9 @@
 /* memcheck's shared/local windows and device heap, agent side (mc_windows.h): a direct-mapped
- * cache CUfunction -> cubin facts and stack need (tools/memcheck/memcheck_windows.h, the
- * driver's CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), the contexts' stack limits (read from the
- * driver, read again after the program sets a limit), the launch header's window fields, and
- * one device-heap table per context (device memory, created at the first checked launch there,
- * kept across launches, released with the context). */
+ * cache CUfunction -> cubin facts and stack need (tools/memcheck/memcheck_windows.h), the
+ * contexts' stack limits (read from the driver at API exits, again after the program sets a
+ * limit), the launch header's window fields, and one device-heap table per context (device
+ * memory, created at the first checked launch there, kept across launches, released with the
+ * context). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -67,20 +67,17 @@ static atomic_uint limit_gen;
 
 /* ---- driver facts: a kernel's local size, a context's stack limit ---- */
 
-typedef CUresult (*cc_mcw_func_attr_fn)(int *, CUfunction_attribute, CUfunction);
 typedef CUresult (*cc_mcw_get_limit_fn)(size_t *, CUlimit);
 typedef CUresult (*cc_mcw_get_current_fn)(CUcontext *);
 
 static struct {
     pthread_once_t once;
-    cc_mcw_func_attr_fn func_attr;
     cc_mcw_get_limit_fn get_limit;
     cc_mcw_get_current_fn get_current;
 } cc_mcw_drv = {.once = PTHREAD_ONCE_INIT};
 
 static void drv_resolve(void)
 {
-    *(void **)&cc_mcw_drv.func_attr = cc_agent_driver_symbol("cuFuncGetAttribute");
     *(void **)&cc_mcw_drv.get_limit = cc_agent_driver_symbol("cuCtxGetLimit");
     *(void **)&cc_mcw_drv.get_current = cc_agent_driver_symbol("cuCtxGetCurrent");
     if (cc_mcw_drv.get_limit == NULL || cc_mcw_drv.get_current == NULL) {
@@ -89,23 +86,16 @@ static void drv_resolve(void)
     }
 }
 
-/* The kernel's stack need: the largest of its frame and stack sizes in the cubin (found) and
- * the driver's local size; UINT64_MAX if neither is known. Calls into the driver (the
- * callbacks it causes are dropped as nested). */
-static uint64_t kernel_stack_of(CUfunction fn, int found, const cc_mc_kernel_windows *w)
+/* The kernel's stack need: the larger of its frame and stack sizes in the cubin (found);
+ * UINT64_MAX if unknown. No driver call: this runs inside the launch callback, where the driver
+ * holds its launch lock (cuCtxGetLimit there waited forever on the H200 for that lock:
+ * tests/gpu/memcheck/mc_use_after_free.cu hung). */
+static uint64_t kernel_stack_of(int found, const cc_mc_kernel_windows *w)
 {
-    pthread_once(&cc_mcw_drv.once, drv_resolve);
-    uint64_t need = UINT64_MAX;
-    if (found) {
-        need = w->frame_bytes > w->stack_bytes ? w->frame_bytes : w->stack_bytes;
+    if (!found) {
+        return UINT64_MAX;
     }
-    int local = 0;
-    if (cc_mcw_drv.func_attr != NULL && fn != NULL &&
-        cc_mcw_drv.func_attr(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) == CUDA_SUCCESS &&
-        local >= 0) {
-        need = need == UINT64_MAX || (uint64_t)local > need ? (uint64_t)local : need;
-    }
-    return need;
+    return w->frame_bytes > w->stack_bytes ? w->frame_bytes : w->stack_bytes;
 }
 
 /* Called with the lock held: 1 and *limit if ctx's stack limit is cached and current. */
@@ -145,8 +135,8 @@ static void cache_stack_limit(CUcontext ctx, uint64_t limit, unsigned gen)
     cc_mcw.limits[slot].gen = gen;
 }
 
-/* Called without the lock (a driver call): ctx's stack limit when ctx is the launching
- * thread's current context, else UINT64_MAX. */
+/* Called without the lock, at an API exit (a driver call): ctx's stack limit when ctx is the
+ * calling thread's current context, else UINT64_MAX. */
 static uint64_t read_stack_limit(CUcontext ctx)
 {
     pthread_once(&cc_mcw_drv.once, drv_resolve);
@@ -160,12 +150,42 @@ static uint64_t read_stack_limit(CUcontext ctx)
     return limit;
 }
 
-void cc_mc_windows_on_api(const char *function_name)
+/* The context whose stack limit was read last, at which generation: most API exits return
+ * after comparing them, without the lock. */
+static _Atomic(CUcontext) limit_last_ctx;
+static atomic_uint limit_last_gen;
+static _Thread_local int limit_reading; /* the driver calls below come back as callbacks */
+
+void cc_mc_windows_on_api(const char *function_name, CUcontext ctx)
 {
     /* cuCtxSetLimit, cudaDeviceSetLimit, cudaThreadSetLimit: a new stack limit. */
     if (function_name != NULL && strstr(function_name, "SetLimit") != NULL) {
         atomic_fetch_add(&limit_gen, 1u);
     }
+    unsigned gen = atomic_load(&limit_gen);
+    if (ctx == NULL || limit_reading ||
+        (atomic_load(&limit_last_ctx) == ctx && atomic_load(&limit_last_gen) == gen)) {
+        return;
+    }
+    uint64_t cached = 0;
+    pthread_mutex_lock(&cc_mcw.lock);
+    int known = cached_stack_limit(ctx, &cached);
+    pthread_mutex_unlock(&cc_mcw.lock);
+    if (!known) {
+        limit_reading = 1;
+        uint64_t limit = read_stack_limit(ctx);
+        limit_reading = 0;
+        if (limit == UINT64_MAX) {
+            return; /* not this thread's current context: another exit reads it */
+        }
+        pthread_mutex_lock(&cc_mcw.lock);
+        if (!cached_stack_limit(ctx, &cached)) {
+            cache_stack_limit(ctx, limit, gen);
+        }
+        pthread_mutex_unlock(&cc_mcw.lock);
+    }
+    atomic_store(&limit_last_ctx, ctx);
+    atomic_store(&limit_last_gen, gen);
 }
 
 /* CUCHECK_MC_PATCH=floor: the memory-access classes patched with empty functions (no check,
@@ -311,14 +331,12 @@ void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
     int limit_cached = cached_stack_limit(d->context, &stack_limit);
     hdr->heap = heap_of(d->context, d->hStream);
     pthread_mutex_unlock(&cc_mcw.lock);
-    /* The driver calls run outside the lock (they may wait on the driver's own locks). */
+    /* No driver call here (see kernel_stack_of): the context's stack limit is read at API
+     * exits (cc_mc_windows_on_api); until then the window has no bottom. */
     unsigned gen = atomic_load(&limit_gen);
     int asked = kernel_stack == UINT64_MAX - 1;
     if (asked) {
-        kernel_stack = kernel_stack_of(d->function, found, &w);
-    }
-    if (!limit_cached) {
-        stack_limit = read_stack_limit(d->context);
+        kernel_stack = kernel_stack_of(found, &w);
     }
     /* The driver raises the context's stack limit to a kernel's need at its launch (measured:
      * an 8 KiB frame under the 1 KiB default left the limit at 8 KiB), and later launches of

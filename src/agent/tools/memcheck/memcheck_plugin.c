@@ -8,9 +8,9 @@
 #include "agent/core/agent_plugin.h"
 #include "agent/tools/memcheck/mc_client.h"
 #include "agent/tools/memcheck/mc_modvars.h"
-#include "agent/tools/memcheck/mc_windows.h"
-#include "agent/tools/memcheck/mc_torch.h"
 #include "agent/nvtx/nvtx_inject.h"
+#include "agent/tools/memcheck/mc_torch.h"
+#include "agent/tools/memcheck/mc_windows.h"
 #include "core/agent_env.h"
 
 static const cc_instr_client *memcheck_client(void)
@@ -55,8 +55,8 @@ static void memcheck_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackI
     (void)cbid;
     if (d->callbackSite == SANITIZER_API_EXIT) {
         cc_mc_modvars_resolve();
-        cc_mc_windows_on_api(d->functionName);
         cc_mc_torch_at_api_exit();
+        cc_mc_windows_on_api(d->functionName, d->context);
     }
 }
 

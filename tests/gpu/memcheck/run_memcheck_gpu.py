@@ -10,7 +10,10 @@ address (or the address the program printed as "MC_EXPECT address=..."), access;
 error or warning fails. Clean programs must report nothing and run cleanly natively too.
 Prints a markdown table with the time of each run. Without a GPU: prints SKIPPED and exits 77.
 
-usage: run_memcheck_gpu.py --cucheck BIN [--build-dir DIR] [--modes full,adaptive]
+PyTorch scripts (rows naming a .py program) run with --python (default: this interpreter) and
+are SKIPPED, never passed, where it has no torch with CUDA.
+
+usage: run_memcheck_gpu.py --cucheck BIN [--build-dir DIR] [--modes full,adaptive] [--python PY]
 Standard library only."""
 import argparse
 import os
@@ -54,7 +57,9 @@ def load_rows(path):
             all_opts = [] if opts == "-" else opts.split(",")
             # "modes=full" (a '+'-joined list) limits the modes a row runs in; not a memcheck option
             modes = [o[len("modes="):].split("+") for o in all_opts if o.startswith("modes=")]
-            row = {"prog": prog, "src": os.path.join(src_dir, prog + ".cu"), "kind": kind,
+            # a .py program is a PyTorch script run with python3 (SKIPPED without torch + CUDA)
+            src = os.path.join(src_dir, prog if prog.endswith(".py") else prog + ".cu")
+            row = {"prog": prog, "src": src, "kind": kind,
                    "kernel": None if kernel == "-" else kernel,
                    "location": None if loc == "-" else loc, "device": what == "device",
                    "opts": [o for o in all_opts if not o.startswith("modes=")],
@@ -185,6 +190,9 @@ def main(argv=None):
     ap.add_argument("--cucheck", required=True)
     ap.add_argument("--build-dir", default=os.path.join(HERE, "build"))
     ap.add_argument("--modes", default="full,adaptive")
+    ap.add_argument("--timeout", type=int, default=run_gpu_tests.RUN_TIMEOUT_S,
+                    help="seconds one cucheck run may take")
+    ap.add_argument("--python", help="the Python that runs the PyTorch scripts (default: this one)")
     args = ap.parse_args(argv)
     if not run_gpu_tests.gpu_present():
         print("SKIPPED: no GPU")
@@ -202,8 +210,14 @@ def main(argv=None):
         print("error: %s" % err)
         return 2
     bin_dir = os.path.join(args.build_dir, "bin")
-    errors = run_gpu_tests.build(nvcc, sorted({r["src"] for r in rows}), bin_dir,
+    errors = run_gpu_tests.build(nvcc, sorted({r["src"] for r in rows
+                                               if not r["src"].endswith(".py")}), bin_dir,
                                  run_gpu_tests.gencode_flags())
+    python = args.python or sys.executable or "python3"
+    torch_ok, torch_why = (False, "no PyTorch script in the table")
+    if any(r["src"].endswith(".py") for r in rows):
+        torch_ok, torch_why = run_gpu_tests.torch_with_cuda(python)
+    skipped = 0
     table, failures = [], []
     failures += ["%s: %s has no BUG marker" % (r["where"], r["location"])
                  for r in rows if not marker_ok(r)]
@@ -212,10 +226,16 @@ def main(argv=None):
         if errors.get(name):
             failures.append("%s: build failed: %s" % (name, errors[name][:300]))
             continue
-        prog = os.path.join(bin_dir, name)
+        script = members[0]["src"].endswith(".py")
+        if script and not torch_ok:
+            table.append((name, "-", "+".join(r["kind"] for r in members), "SKIPPED", "-", "-",
+                          "-", "-", torch_why))
+            skipped += 1
+            continue
+        prog = [python, members[0]["src"]] if script else [os.path.join(bin_dir, name)]
         if name not in native:
             t0 = time.time()
-            code, _, _ = run_gpu_tests.run([prog])
+            code, _, _ = run_gpu_tests.run(prog)
             native[name] = (code, time.time() - t0)
         kinds = "+".join(r["kind"] for r in members)
         for mode in args.modes.split(","):
@@ -227,7 +247,9 @@ def main(argv=None):
             cmd = [args.cucheck, "--format", "json", "--output", report, "memcheck",
                    "--mode", mode] + [o for opt in opts for o in opt.split("=", 1)]
             t0 = time.time()
-            result = run_gpu_tests.run_timed(cmd + ["--", prog])
+            sys.stderr.write("run: %s --mode %s %s\n" % (name, mode, " ".join(opts)))
+            sys.stderr.flush()  # where a run that never ends was, when the suite is stopped
+            result = run_gpu_tests.run_timed(cmd + ["--"] + prog, timeout=args.timeout)
             secs = time.time() - t0
             with open(report + ".log", "w", encoding="utf-8") as fh:
                 fh.write(result[1] + result[2])
@@ -247,7 +269,8 @@ def main(argv=None):
         print("| %s |" % " | ".join(t))
     for f in failures:
         print("FAIL: %s" % f)
-    print("%d passed, %d failed" % (sum(1 for t in table if t[3] == "PASS"), len(failures)))
+    print("%d passed, %d failed, %d skipped" % (sum(1 for t in table if t[3] == "PASS"),
+                                                len(failures), skipped))
     return 1 if failures else 0
 
 

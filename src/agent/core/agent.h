@@ -85,6 +85,9 @@ void cc_agent_events_report(void); /* stderr, with CUCHECK_SELF_TIME=1 */
 uint64_t cc_agent_now_ns(void);
 uint32_t cc_agent_tid(void);
 void cc_agent_note(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* verbose only */
+/* A note in this process's report (what was not checked, and why); dropped before the outputs
+ * open. Takes the agent's lock for reading: never from a signal handler. */
+void cc_agent_report_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* driver_symbol.c: a driver function from the libcuda the program loaded, or NULL (not loaded,
  * or no such function). */

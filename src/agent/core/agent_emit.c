@@ -223,6 +223,20 @@ void cc_agent_emit_final(const cc_event *ev)
     }
 }
 
+void cc_agent_report_note(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    pthread_rwlock_rdlock(&cc_agent_g.lock);
+    if (cc_agent_g.session != NULL) {
+        cc_reporter_note(cc_session_reporter(cc_agent_g.session), line);
+    }
+    pthread_rwlock_unlock(&cc_agent_g.lock);
+}
+
 void cc_agent_note(const char *fmt, ...)
 {
     if (!cc_agent_g.verbose) {

@@ -66,12 +66,6 @@ void cc_nvtx_attach(const char *tool)
     if (same_file(set, self.dli_fname)) {
         return; /* inherited from the parent process */
     }
-    char note[CC_AGENT_PATH_MAX + 256];
-    snprintf(note, sizeof note, "%s: %s names another NVTX tool (%s): NVTX memory annotations "
-             "(sub-allocator heaps and regions) were not read", tool, CC_NVTX_ENV, set);
-    pthread_rwlock_rdlock(&cc_agent_g.lock);
-    if (cc_agent_g.session != NULL) {
-        cc_reporter_note(cc_session_reporter(cc_agent_g.session), note);
-    }
-    pthread_rwlock_unlock(&cc_agent_g.lock);
+    cc_agent_report_note("%s: %s names another NVTX tool (%s): NVTX memory annotations "
+                         "(sub-allocator heaps and regions) were not read", tool, CC_NVTX_ENV, set);
 }

@@ -69,15 +69,13 @@ static cc_torch_segments torch_segs;
 static unsigned torch_unmatched; /* segment allocations before learning that matched nothing */
 static unsigned torch_shown;     /* entries shown with CUCHECK_VERBOSE */
 
+/* Said in the report's notes (the agent runs quiet under the CLI, so stderr would not reach
+ * the user). */
 static void torch_give_up(const char *why)
 {
     atomic_store(&torch_state, TORCH_OFF);
-    if (!cc_agent_g.quiet) {
-        fprintf(stderr,
-                "cucheck: memcheck: PyTorch's tensor bounds are not read (%s): its caching "
-                "allocator's segments are checked as whole allocations\n",
-                why);
-    }
+    cc_agent_report_note("memcheck: PyTorch's tensor bounds were not read (%s): its caching "
+                         "allocator's segments were checked as whole allocations", why);
 }
 
 /* ---- bounded reads ---- */

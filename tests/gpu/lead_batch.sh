@@ -10,9 +10,9 @@
 #          the runtime comparison), profablate (what each part of the profile costs),
 #          learned (streamcheck --mode default/full verdicts), sctargets (streamcheck on the
 #          cuBLAS, pipeline, graph and record_stream programs), scbench (streamcheck speed on the
-#          PyTorch step), overhead (run and memcheck against native, the bare subscription,
-#          CUDA_LAUNCH_BLOCKING=1 and compute-sanitizer on every bench workload, OVERHEAD_REPS
-#          rounds, default 3)
+#          PyTorch step), overhead (run and memcheck against native, the bare subscription
+#          `run --track callbacks`, CUDA_LAUNCH_BLOCKING=1 and compute-sanitizer on every bench
+#          workload, OVERHEAD_REPS rounds, default 3)
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/cucheck-batch}"
@@ -101,7 +101,7 @@ fi
 if has overhead; then
     timeout "${OVERHEAD_TIMEOUT:-540}" python3 "$root/bench/run_bench.py" --cucheck "$cc" \
         --reps "${OVERHEAD_REPS:-3}" --build-dir /tmp/bench --out "$work/overhead.md" \
-        --modes "cucheck run --track off,cucheck run,cucheck memcheck,cucheck memcheck --mode full,launch-blocking,compute-sanitizer-memcheck" \
+        --modes "cucheck run --track callbacks,cucheck run,cucheck memcheck,cucheck memcheck --mode full,launch-blocking,compute-sanitizer-memcheck" \
         >"$work/overhead.log" 2>&1
     log "overhead: exit $?"; cat "$work/overhead.md" >>"$sum" 2>/dev/null
 fi

@@ -1,12 +1,17 @@
 /* The global options of cucheck: table, defaults, validation (cli_options.h); a suppressions
- * file is read and checked when the option is given. */
+ * file is read and checked when the option is given. compute-sanitizer's global options that
+ * map onto cucheck's are accepted under their own names (docs/cli.md, "compute-sanitizer's
+ * options"): --log-file, --check-exit-code, --print-level, --show-backtrace,
+ * --num-callers-host, --demangle, --target-processes and --tool. */
 #include "cli/cli_options.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "core/report.h"
 #include "core/suppress.h"
 #include "cli/diag.h"
 #include "cli/run_knobs.h"
@@ -33,14 +38,197 @@ const cc_option_spec cc_cli_global_options[] = {
                              "passed on"},
     {"quiet", 0, NULL, "print no summary or notes on stderr"},
     {"verbose", 0, NULL, "explain what cucheck does; the agent also prints findings as found"},
+    /* compute-sanitizer's names */
+    {"tool", 1, "NAME", "compute-sanitizer's form of the tool name: 'cucheck --tool memcheck -- "
+                        "PROG' = 'cucheck memcheck -- PROG' (racecheck, initcheck and synccheck "
+                        "do not exist in cucheck)"},
+    {"log-file", 1, "FILE", "as --output, compute-sanitizer's name: %p = cucheck's pid, %q{VAR} = "
+                            "environment variable, %% = % (messages stay on stderr)"},
+    {"print-level", 1, "LEVEL", "info (default), warn, error or fatal: the lowest severity of the "
+                                "findings printed (fatal: kernel faults that end the context, "
+                                "async-error); all are still counted"},
+    {"show-backtrace", 1, "yes|no|host|device", "yes/host (default): host stacks in the text "
+                                                "report; no/device: none (cucheck has no device "
+                                                "call stacks, only the faulting location)"},
+    {"num-callers-host", 1, "N", "host frames printed per stack in the text report (default 24; "
+                                 "0 = all the agent captured)"},
+    {"demangle", 1, "full|simple|no", "kernel names in the text report: full (default), simple "
+                                      "(no parameters, templates or return type) or no (mangled)"},
+    {"check-exit-code", 1, "yes|no", "yes: a non-zero exit status of the program (or its death by "
+                                     "a signal) is an error finding, for --error-exitcode too "
+                                     "(default no: the status is named in the summary)"},
+    {"target-processes", 1, "all", "all (default: every child process is checked too); "
+                                   "application-only is not available"},
     {NULL, 0, NULL, NULL},
 };
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
 
 void cc_cli_opts_init(cc_cli_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->format = CC_FMT_TEXT;
     o->error_exitcode = -1;
+    o->print_level = CC_SEV_INFO;
+    cc_text_style_default(&o->text);
+}
+
+int cc_cli_printed_at(int level, uint32_t sev, const char *kind)
+{
+    if (level == CC_PRINT_FATAL) {
+        return sev == CC_SEV_ERROR && kind && strcmp(kind, "async-error") == 0;
+    }
+    return (int)sev >= level;
+}
+
+/* The index of v in the NULL-terminated list, or -1. */
+static int choice(const char *v, const char *const *list)
+{
+    for (int i = 0; list[i]; i++) {
+        if (strcmp(v, list[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* A pattern of --log-file: only %p, %q{VAR} (closed) and %% after a '%', as compute-sanitizer
+ * accepts; NULL, or what is wrong. */
+static const char *log_pattern_problem(const char *v)
+{
+    for (const char *p = v; *p; p++) {
+        if (*p != '%') {
+            continue;
+        }
+        if (p[1] == '%' || p[1] == 'p') {
+            p++;
+        } else if (p[1] == 'q' && p[2] == '{') {
+            const char *close = strchr(p + 3, '}');
+            if (!close) {
+                return "a %q{ is not closed";
+            }
+            p = close;
+        } else {
+            return "'%' must be followed by p, q{VAR} or %";
+        }
+    }
+    return NULL;
+}
+
+/* The compute-sanitizer tools that cucheck does not have, and what to use instead. */
+static const char *missing_tool_advice(const char *name)
+{
+    if (strcmp(name, "racecheck") == 0) {
+        return "cucheck has no racecheck (shared-memory hazards inside a kernel) yet; races "
+               "between streams: cucheck streamcheck";
+    }
+    if (strcmp(name, "initcheck") == 0) {
+        return "cucheck has no initcheck (reads of uninitialized device memory) yet";
+    }
+    if (strcmp(name, "synccheck") == 0) {
+        return "cucheck has no synccheck (invalid __syncthreads and barrier use) yet";
+    }
+    return NULL;
+}
+
+static int apply_tool(cc_cli_opts *o, const char *v, const char *cmd)
+{
+    const char *advice = missing_tool_advice(v);
+    if (advice) {
+        cc_cli_usage_error(cmd, "--tool %s: %s", v, advice);
+        return CC_GOPT_ERROR;
+    }
+    if (!cc_tool_find(v)) {
+        cc_cli_usage_error(cmd, "--tool: unknown tool '%s' (see 'cucheck --help')", v);
+        return CC_GOPT_ERROR;
+    }
+    if (cmd) { /* after a tool name: the same name is harmless, another one a contradiction */
+        if (strcmp(cmd, v) != 0) {
+            cc_cli_usage_error(cmd, "--tool %s contradicts the tool name '%s'", v, cmd);
+            return CC_GOPT_ERROR;
+        }
+        return CC_GOPT_TAKEN;
+    }
+    o->tool_alias = v;
+    return CC_GOPT_TOOL;
+}
+
+/* compute-sanitizer's options; CC_GOPT_NOT_GLOBAL when name is none of them. */
+static int apply_cs(cc_cli_opts *o, const char *name, const char *v, const char *cmd)
+{
+    static const char *const yes_no[] = {"yes", "no", NULL};
+    static const char *const levels[] = {"info", "warn", "error", "fatal", NULL};
+    static const int level_values[] = {CC_SEV_INFO, CC_SEV_WARNING, CC_SEV_ERROR,
+                                       CC_PRINT_FATAL};
+    static const char *const backtraces[] = {"yes", "no", "host", "device", NULL};
+    static const char *const demangles[] = {"full", "simple", "no", NULL};
+    static const int demangle_values[] = {CC_DEMANGLE_FULL, CC_DEMANGLE_SIMPLE, CC_DEMANGLE_NO};
+    unsigned long long n = 0;
+    int i = 0;
+    if (strcmp(name, "tool") == 0) {
+        return apply_tool(o, v, cmd);
+    } else if (strcmp(name, "log-file") == 0) {
+        const char *why = *v ? log_pattern_problem(v) : "an empty name";
+        if (why) {
+            cc_cli_usage_error(cmd, "--log-file '%s': %s", v, why);
+            return CC_GOPT_ERROR;
+        }
+        if (cc_expand_report_name(v, (int)getpid(), o->log_file, sizeof o->log_file) != 0) {
+            cc_cli_usage_error(cmd, "--log-file '%s': the name is too long", v);
+            return CC_GOPT_ERROR;
+        }
+        o->output = o->log_file;
+    } else if (strcmp(name, "print-level") == 0) {
+        if ((i = choice(v, levels)) < 0) {
+            cc_cli_usage_error(cmd, "--print-level does not accept '%s' (expected info, warn, "
+                                    "error or fatal)", v);
+            return CC_GOPT_ERROR;
+        }
+        o->print_level = level_values[i];
+    } else if (strcmp(name, "show-backtrace") == 0) {
+        if ((i = choice(v, backtraces)) < 0) {
+            cc_cli_usage_error(cmd, "--show-backtrace does not accept '%s' (expected yes, no, "
+                                    "host or device)", v);
+            return CC_GOPT_ERROR;
+        }
+        o->text.hide_host_frames = i == 1 || i == 3;
+    } else if (strcmp(name, "num-callers-host") == 0) {
+        if (parse_uint(v, UINT32_MAX, &n) != 0) {
+            cc_cli_usage_error(cmd, "--num-callers-host does not accept '%s' (expected a whole "
+                                    "number, 0 = all)", v);
+            return CC_GOPT_ERROR;
+        }
+        o->text.max_host_frames = (uint32_t)n;
+    } else if (strcmp(name, "demangle") == 0) {
+        if ((i = choice(v, demangles)) < 0) {
+            cc_cli_usage_error(cmd, "--demangle does not accept '%s' (expected full, simple or "
+                                    "no)", v);
+            return CC_GOPT_ERROR;
+        }
+        o->text.demangle = demangle_values[i];
+    } else if (strcmp(name, "check-exit-code") == 0) {
+        if ((i = choice(v, yes_no)) < 0) {
+            cc_cli_usage_error(cmd, "--check-exit-code does not accept '%s' (expected yes or no)",
+                               v);
+            return CC_GOPT_ERROR;
+        }
+        o->check_exit_code = i == 0;
+    } else if (strcmp(name, "target-processes") == 0) {
+        if (strcmp(v, "application-only") == 0) {
+            cc_cli_usage_error(cmd, "--target-processes application-only is not available: the "
+                                    "agent is inherited by every child process (LD_PRELOAD, "
+                                    "CUDA_INJECTION64_PATH) and all of them are checked");
+            return CC_GOPT_ERROR;
+        }
+        if (strcmp(v, "all") != 0) {
+            cc_cli_usage_error(cmd, "--target-processes does not accept '%s' (expected all; "
+                                    "application-only is not available)", v);
+            return CC_GOPT_ERROR;
+        }
+    } else {
+        return CC_GOPT_NOT_GLOBAL;
+    }
+    return CC_GOPT_TAKEN;
 }
 
 /* Parse a decimal unsigned number that fits in max; 0 on success. */
@@ -62,6 +250,10 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 static int apply(cc_cli_opts *o, const char *name, const char *v, const char *cmd)
 {
     unsigned long long n = 0;
+    int cs = apply_cs(o, name, v, cmd);
+    if (cs != CC_GOPT_NOT_GLOBAL) {
+        return cs;
+    }
     if (strcmp(name, "report-dir") == 0) {
         if (!*v) {
             cc_cli_usage_error(cmd, "--report-dir needs a non-empty directory");
@@ -91,6 +283,7 @@ static int apply(cc_cli_opts *o, const char *name, const char *v, const char *cm
             return CC_GOPT_ERROR;
         }
         o->output = v;
+        o->log_file[0] = '\0'; /* the last of --output and --log-file wins */
     } else if (strcmp(name, "print-limit") == 0) {
         if (parse_uint(v, UINT64_MAX, &n) != 0) {
             cc_cli_usage_error(cmd, "--print-limit needs a number, not '%s'", v);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "cucheck/tool.h"
+#include "core/report_text_style.h"
 #include "cli/args.h"
 
 typedef enum cc_cli_format {
@@ -27,7 +28,21 @@ typedef struct cc_cli_opts {
     const char *record;       /* .cuevt path pattern, or NULL */
     int quiet;
     int verbose;
+    /* compute-sanitizer's names (docs/cli.md, "compute-sanitizer's options") */
+    char log_file[4096];      /* --log-file, expanded (%p = cucheck's pid); "" if not given */
+    int check_exit_code;      /* a non-zero program exit status is an error finding */
+    int print_level;          /* lowest severity printed (cc_severity); CC_PRINT_FATAL: only
+                               * async-error findings */
+    cc_text_style text;       /* --show-backtrace, --num-callers-host, --demangle */
+    const char *tool_alias;   /* --tool NAME: the tool, a registry name */
 } cc_cli_opts;
+
+/* print_level above CC_SEV_ERROR: only fatal findings (a kernel fault that left the CUDA
+ * context unusable: kind async-error) are printed. */
+#define CC_PRINT_FATAL 3
+
+/* Is finding severity sev of kind `kind` printed at print level `level`? */
+int cc_cli_printed_at(int level, uint32_t sev, const char *kind);
 
 /* The table, terminated by a NULL name (help and version included). */
 extern const cc_option_spec cc_cli_global_options[];
@@ -40,6 +55,7 @@ enum {
     CC_GOPT_TAKEN = 1,      /* applied */
     CC_GOPT_HELP = 2,       /* --help / -h */
     CC_GOPT_VERSION = 3,    /* --version */
+    CC_GOPT_TOOL = 4,       /* --tool NAME before any tool or command: o->tool_alias is set */
 };
 
 /* If `arg` (an option word just returned by cc_args_next) is a global option, consume its value

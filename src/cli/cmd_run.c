@@ -16,6 +16,7 @@
 #include "core/report.h"
 #include "cli/agent_locate.h"
 #include "cli/diag.h"
+#include "cli/exit_check.h"
 #include "cli/help.h"
 #include "cli/merge.h"
 #include "cli/output.h"
@@ -83,7 +84,8 @@ static int absolute_or_null(const char *path, char *buf, size_t n, const char **
 
 /* Print the merged report; returns the number of error findings, or -1 on an output error. */
 static long report(const cc_cli_opts *g, const cc_tool *tool, cc_report_place *place,
-                   FILE *out, const char *tail_in, const cc_rerun_run *rerun)
+                   FILE *out, const char *tail_in, const cc_rerun_run *rerun,
+                   const cc_spawn_result *res)
 {
     cc_finding_set *set = cc_finding_set_new();
     if (!set) {
@@ -100,6 +102,12 @@ static long report(const cc_cli_opts *g, const cc_tool *tool, cc_report_place *p
     cc_rerun_kept kept = {0};
     if (rerun != NULL) {
         cc_cli_rerun(rerun, &m, &kept);
+    }
+    char exit_text[256];
+    if (g->check_exit_code &&
+        cc_cli_add_exit_finding(&m, tool->name, res->code, res->signo, exit_text,
+                                sizeof exit_text) != 0) {
+        cc_cli_error("out of memory");
     }
     cc_cli_print_findings(out, g, tool->name, &m, set);
     long bad = cc_cli_output_close(out, g);
@@ -224,7 +232,7 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
         snprintf(tail, sizeof tail, "; program exit status %d", status);
     }
     cc_rerun_run rerun = {.g = g, .place = &place, .argv = argv + prog, .first = &res};
-    long errors = report(g, tool, &place, out, tail, rerun_enabled ? &rerun : NULL);
+    long errors = report(g, tool, &place, out, tail, rerun_enabled ? &rerun : NULL, &res);
     cc_reports_finish(&place, g->keep_reports, g->quiet);
     if (errors > 0 && g->error_exitcode >= 0) {
         return g->error_exitcode;

@@ -34,6 +34,26 @@ static int run_standalone(const cc_cli_command *c, int argc, char **argv, int cm
     return rc;
 }
 
+/* compute-sanitizer's form `cucheck [options] --tool NAME [options] [--] PROGRAM`: the words
+ * after --tool NAME are the tool's, as if they followed the tool name. */
+static int run_tool_alias(cc_cli_opts *g, int argc, char **argv, int next)
+{
+    char **sub = calloc((size_t)argc + 2, sizeof *sub);
+    if (!sub) {
+        cc_cli_error("out of memory");
+        return 2;
+    }
+    int n = 0;
+    sub[n++] = (char *)g->tool_alias;
+    for (int i = next; i < argc; i++) {
+        sub[n++] = argv[i];
+    }
+    sub[n] = NULL;
+    int rc = cc_cmd_run(g, cc_tool_find(g->tool_alias), n, sub);
+    free(sub);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     cc_cli_opts g;
@@ -60,6 +80,9 @@ int main(int argc, char **argv)
         }
         if (r == CC_GOPT_ERROR) {
             return 2;
+        }
+        if (r == CC_GOPT_TOOL) {
+            return run_tool_alias(&g, argc, argv, a.idx);
         }
         if (r == CC_GOPT_HELP) {
             cc_cli_help_main(stdout);

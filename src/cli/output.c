@@ -87,11 +87,19 @@ static void print_notes(FILE *out, const cc_cli_opts *g, const char *tool,
     }
 }
 
+/* Is finding i printed at --print-level (all formats)? */
+static int printed(const cc_cli_opts *g, const cc_merged *m, size_t i)
+{
+    return cc_cli_printed_at(g->print_level, m->items[i].severity, m->items[i].kind);
+}
+
 static void print_findings(FILE *out, const cc_cli_opts *g, const char *tool, const cc_merged *m)
 {
     if (g->format == CC_FMT_JSON) {
         for (size_t i = 0; i < m->n; i++) {
-            cc_write_finding_jsonl(out, &m->items[i]);
+            if (printed(g, m, i)) {
+                cc_write_finding_jsonl(out, &m->items[i]);
+            }
         }
         return;
     }
@@ -101,23 +109,34 @@ static void print_findings(FILE *out, const cc_cli_opts *g, const char *tool, co
             cc_cli_error("out of memory");
             return;
         }
+        size_t k = 0;
         for (size_t i = 0; i < m->n; i++) {
-            ptrs[i] = &m->items[i];
+            if (printed(g, m, i)) {
+                ptrs[k++] = &m->items[i];
+            }
         }
-        cc_write_sarif(out, tool, (const cc_finding *const *)ptrs, m->n);
+        cc_write_sarif(out, tool, (const cc_finding *const *)ptrs, k);
         free(ptrs);
         return;
     }
-    size_t shown = m->n;
-    if (g->print_limit && g->print_limit < shown) {
-        shown = (size_t)g->print_limit;
+    size_t level_ok = 0, shown = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        if (!printed(g, m, i)) {
+            continue;
+        }
+        level_ok++;
+        if (!g->print_limit || shown < g->print_limit) {
+            cc_write_finding_text_styled(out, &m->items[i], &g->text);
+            shown++;
+        }
     }
-    for (size_t i = 0; i < shown; i++) {
-        cc_write_finding_text(out, &m->items[i]);
+    if (shown < level_ok) {
+        fprintf(out, "... %zu more finding%s not shown (--print-limit %llu)\n", level_ok - shown,
+                level_ok - shown == 1 ? "" : "s", (unsigned long long)g->print_limit);
     }
-    if (shown < m->n) {
-        fprintf(out, "... %zu more finding%s not shown (--print-limit %llu)\n", m->n - shown,
-                m->n - shown == 1 ? "" : "s", (unsigned long long)g->print_limit);
+    if (level_ok < m->n) {
+        fprintf(out, "... %zu finding%s below --print-level not shown\n", m->n - level_ok,
+                m->n - level_ok == 1 ? "" : "s");
     }
 }
 

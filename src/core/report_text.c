@@ -16,6 +16,7 @@
  */
 #include "core/report.h"
 #include "core/report_internal.h"
+#include "core/report_text_style.h"
 #include "core/finding_util.h"
 #include "core/text_escape.h"
 
@@ -23,7 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TEXT_FRAMES 24 /* host frames printed per stack; the rest are counted */
+void cc_text_style_default(cc_text_style *s) {
+    memset(s, 0, sizeof *s);
+    s->max_host_frames = CC_TEXT_DEFAULT_HOST_FRAMES;
+    s->demangle = CC_DEMANGLE_FULL;
+}
 
 static const char *space_text(uint32_t space) {
     switch (space) {
@@ -97,7 +102,21 @@ size_t cc_device_where(const cc_device_loc *d, char *out, size_t outlen) {
     return kn + rest;
 }
 
-static void write_device(FILE *out, const cc_device_loc *d, const char *indent) {
+/* The name to show for d's kernel in the chosen style: buf holds a shortened one. */
+static const char *styled_kernel(const cc_device_loc *d, const cc_text_style *st, char *buf,
+                                 size_t buflen) {
+    if (!d->kernel || st->demangle == CC_DEMANGLE_FULL) return d->kernel;
+    if (st->demangle == CC_DEMANGLE_NO) return d->kernel_mangled ? d->kernel_mangled : d->kernel;
+    cc_kernel_name_simple(d->kernel, buf, buflen);
+    return buf;
+}
+
+static void write_device(FILE *out, const cc_device_loc *dev, const char *indent,
+                         const cc_text_style *st) {
+    char shortname[1024];
+    cc_device_loc styled = *dev;
+    styled.kernel = styled_kernel(dev, st, shortname, sizeof shortname);
+    const cc_device_loc *d = &styled;
     char small[1024], *where = small;
     size_t need = cc_device_where(d, NULL, 0) + 1;
     if (need > sizeof small && (where = malloc(need)) == NULL) { /* the name is cut instead */
@@ -115,18 +134,20 @@ static void write_device(FILE *out, const cc_device_loc *d, const char *indent) 
                 d->block[1], d->block[2]);
 }
 
-static void write_frames(FILE *out, const cc_stack_frame *fr, uint32_t n, const char *indent) {
-    if (!fr) return;
-    for (uint32_t i = 0; i < n && i < MAX_TEXT_FRAMES; i++) {
+static void write_frames(FILE *out, const cc_stack_frame *fr, uint32_t n, const char *indent,
+                         const cc_text_style *st) {
+    if (!fr || st->hide_host_frames) return;
+    uint32_t most = st->max_host_frames ? st->max_host_frames : n;
+    for (uint32_t i = 0; i < n && i < most; i++) {
         if (fr[i].text) {
             fprintf(out, "%s%sHost frame: ", CC_TEXT_PREFIX, indent);
             cc_text_fputs(fr[i].text, out);
             fputc('\n', out);
         } else fprintf(out, "%s%sHost frame: 0x%" PRIx64 "\n", CC_TEXT_PREFIX, indent, fr[i].pc);
     }
-    if (n > MAX_TEXT_FRAMES)
-        fprintf(out, "%s%s... %" PRIu32 " more host frames\n", CC_TEXT_PREFIX, indent,
-                n - MAX_TEXT_FRAMES);
+    if (n > most)
+        fprintf(out, "%s%s... %" PRIu32 " more host frame%s\n", CC_TEXT_PREFIX, indent, n - most,
+                n - most == 1 ? "" : "s");
 }
 
 static int is_sample(const cc_related *r) {
@@ -134,7 +155,7 @@ static int is_sample(const cc_related *r) {
            (r->device.valid & CC_DLOC_THREAD);
 }
 
-static void write_related(FILE *out, const cc_related *r) {
+static void write_related(FILE *out, const cc_related *r, const cc_text_style *st) {
     const char *role = r->role && r->role[0] ? r->role : "related";
     fprintf(out, "%s     ", CC_TEXT_PREFIX);
     if (role[0] >= 'a' && role[0] <= 'z') {
@@ -148,8 +169,8 @@ static void write_related(FILE *out, const cc_related *r) {
         cc_text_fputs(r->message, out);
     }
     fputc('\n', out);
-    if (r->has_device) write_device(out, &r->device, "         ");
-    write_frames(out, r->frames, r->nframes, "         ");
+    if (r->has_device) write_device(out, &r->device, "         ", st);
+    write_frames(out, r->frames, r->nframes, "         ", st);
 }
 
 static void write_seen(FILE *out, const cc_finding *f) {
@@ -170,6 +191,15 @@ static void write_seen(FILE *out, const cc_finding *f) {
 }
 
 void cc_write_finding_text(FILE *out, const cc_finding *f) {
+    cc_write_finding_text_styled(out, f, NULL);
+}
+
+void cc_write_finding_text_styled(FILE *out, const cc_finding *f, const cc_text_style *style) {
+    cc_text_style def;
+    if (!style) {
+        cc_text_style_default(&def);
+        style = &def;
+    }
     char title[1024];
     int from_access = cc_finding_title(f, title, sizeof title);
     const char *sev = f->severity == CC_SEV_WARNING ? "Warning: "
@@ -183,7 +213,7 @@ void cc_write_finding_text(FILE *out, const cc_finding *f) {
         fputc(']', out);
     }
     fputc('\n', out);
-    if (f->has_device) write_device(out, &f->device, "     ");
+    if (f->has_device) write_device(out, &f->device, "     ", style);
     if (from_access) {
         if (f->message) {
             fprintf(out, "%s     ", CC_TEXT_PREFIX);
@@ -191,9 +221,9 @@ void cc_write_finding_text(FILE *out, const cc_finding *f) {
             fputc('\n', out);
         } else fprintf(out, "%s     Address 0x%" PRIx64 "\n", CC_TEXT_PREFIX, f->device.address);
     }
-    write_frames(out, f->frames, f->nframes, "     ");
+    write_frames(out, f->frames, f->nframes, "     ", style);
     for (uint32_t i = 0; f->related && i < f->nrelated; i++)
-        if (!is_sample(&f->related[i])) write_related(out, &f->related[i]);
+        if (!is_sample(&f->related[i])) write_related(out, &f->related[i], style);
     write_seen(out, f);
     fprintf(out, "%s\n", CC_TEXT_PREFIX);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tools/memcheck/memcheck_options.h"
+#include "core/kernel_filter.h"
 #include "core/option_values.h"
 #include "core/options.h"
 #include "core/suppress.h"
@@ -21,6 +22,15 @@ const cc_option_spec cc_memcheck_option_specs[] = {
     {"kernel-exclude", 1, "GLOB", "never check kernels whose name matches"},
     {"launch-skip", 1, "N", "do not check the first N launches of selected kernels (default 0)"},
     {"launch-count", 1, "N", "check at most N launches (0: no limit)"},
+    {"kernel-name", 1, "KEY=VALUE", "compute-sanitizer's filter: kne=NAME (kernel_name=) checks "
+                                    "only the kernel of that mangled name, kns=TEXT "
+                                    "(kernel_substring=) those whose name holds TEXT; the "
+                                    "--kernel-include glob it stands for (one filter)"},
+    {"kernel-name-exclude", 1, "KEY=VALUE", "compute-sanitizer's exclusion, the same keys: the "
+                                            "--kernel-exclude glob it stands for"},
+    {"report-api-errors", 1, "all|explicit|no",
+     "compute-sanitizer's option, accepted: memcheck reports failed frees, copies and memsets as "
+     "memory errors whatever the value; every other failed call is reported by 'cucheck run'"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -76,6 +86,28 @@ int cc_memcheck_config_read(cc_memcheck_config *cfg, cc_option_get get, void *ct
             return -1;
         }
         snprintf(dst[i], sizeof cfg->kernel_include, "%s", v);
+    }
+    /* compute-sanitizer's filters: the same globs, one way of giving each */
+    const char *cs_names[2] = {"kernel-name", "kernel-name-exclude"};
+    for (int i = 0; i < 2; i++) {
+        v = get(ctx, cs_names[i]);
+        if (v == NULL) {
+            continue;
+        }
+        if (get(ctx, names[i]) != NULL) {
+            return cc_optval_refuse(cs_names[i], v, i == 0 ? "no --kernel-include beside it "
+                                    "(one filter)" : "no --kernel-exclude beside it (one filter)",
+                                    err, errlen);
+        }
+        if (cc_kernel_filter_glob(cs_names[i], v, dst[i], sizeof cfg->kernel_include, err,
+                                  errlen) != 0) {
+            return -1;
+        }
+    }
+    static const char *const api_errors[] = {"all", "explicit", "no", NULL};
+    v = get(ctx, "report-api-errors");
+    if (v != NULL && cc_optval_choice("report-api-errors", v, api_errors, &i, err, errlen) != 0) {
+        return -1;
     }
     v = get(ctx, "launch-skip");
     if (v != NULL &&

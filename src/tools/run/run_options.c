@@ -31,6 +31,10 @@ const cc_option_spec cc_run_option_specs[] = {
      "ask the driver for a lightweight GPU core dump at a device exception and read it to name "
      "the faulting launch, block, thread and line (default off: CUDA 13.0 drivers refuse core "
      "dumps while the agent's tools API client is attached)"},
+    {"report-api-errors", 1, "all|explicit|no",
+     "compute-sanitizer's option: explicit (default) reports every CUDA call of the program "
+     "that failed; no reports none (they are still counted); all is accepted and reports the "
+     "same as explicit (the driver calls the runtime makes inside its own calls are not seen)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -52,6 +56,13 @@ int cc_run_options_read(cc_run_options *out, cc_option_get get, void *ctx, char 
     out->rerun = 1;
     v = get(ctx, "rerun");
     if (v != NULL && cc_optval_switch("rerun", v, &out->rerun, err, errlen) != 0) {
+        return -1;
+    }
+    static const char *const api_errors[] = {"all", "explicit", "no", NULL};
+    out->api_errors = CC_RUN_API_ERRORS_EXPLICIT;
+    v = get(ctx, "report-api-errors");
+    if (v != NULL &&
+        cc_optval_choice("report-api-errors", v, api_errors, &out->api_errors, err, errlen) != 0) {
         return -1;
     }
     v = get(ctx, "coredump");

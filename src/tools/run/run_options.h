@@ -17,7 +17,17 @@ typedef struct cc_run_options {
     int progress;         /* --progress on (default off) */
     int coredump;         /* --coredump on (default off) */
     int rerun;            /* --rerun (default on): read by the CLI (cli/rerun.h) */
+    int api_errors;       /* --report-api-errors: CC_RUN_API_ERRORS_* (default explicit) */
 } cc_run_options;
+
+/* --report-api-errors, compute-sanitizer's values. The agent sees the calls the program makes
+ * (runtime and driver), never the driver calls the runtime makes inside them: all reports the
+ * same as explicit (the tool says so in a note). no: failed calls are counted, not reported. */
+enum {
+    CC_RUN_API_ERRORS_ALL = 0,
+    CC_RUN_API_ERRORS_EXPLICIT = 1,
+    CC_RUN_API_ERRORS_NO = 2,
+};
 
 extern const cc_option_spec cc_run_option_specs[];
 

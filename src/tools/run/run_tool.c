@@ -16,6 +16,7 @@
 typedef struct run_state {
     cc_tool_host *host;
     cc_async_errors *async_errors; /* sticky errors: attribution shared with other tools */
+    int api_errors_mode;           /* --report-api-errors: CC_RUN_API_ERRORS_* */
     uint64_t launches, graph_launches, copies, memsets, allocs, frees, api_errors, syncs;
     uint64_t contexts, modules, functions, streams;
     uint64_t live_bytes, peak_bytes;
@@ -31,6 +32,7 @@ static void *run_init(cc_tool_host *host, char *err, size_t errlen) {
         return NULL;
     }
     s->host = host;
+    s->api_errors_mode = opts.api_errors;
     return s;
 }
 
@@ -45,6 +47,7 @@ static void on_api_error(run_state *s, const cc_ev_api_error *e, cc_async_verdic
     s->api_errors++;
     /* The first sticky error was reported as async-error; the same one again is its echo. */
     if (sticky == CC_ASYNC_ATTRIBUTED || sticky == CC_ASYNC_REPEAT) return;
+    if (s->api_errors_mode == CC_RUN_API_ERRORS_NO) return; /* counted in the note */
     const char *ename = e->error_name && *e->error_name ? e->error_name
                                                         : cc_cuda_error_name(e->api, e->code);
     const char *etext = e->error_string && *e->error_string ? e->error_string
@@ -114,6 +117,14 @@ static void run_on_exit(void *state) {
              s->contexts, s->modules, s->launches, s->graph_launches, s->copies, s->memsets,
              s->allocs, s->peak_bytes, s->api_errors);
     s->host->note(s->host, note);
+    if (s->api_errors_mode == CC_RUN_API_ERRORS_NO && s->api_errors) {
+        s->host->note(s->host, "run: --report-api-errors no: failed API calls were counted, not "
+                               "reported");
+    } else if (s->api_errors_mode == CC_RUN_API_ERRORS_ALL) {
+        s->host->note(s->host, "run: --report-api-errors all reports what explicit does: the "
+                               "driver calls the CUDA runtime makes inside its own calls are not "
+                               "seen");
+    }
     cc_async_errors_note(s->async_errors, 0);
     cc_async_errors_free(s->async_errors);
     free(s);

@@ -19,6 +19,10 @@ const cc_option_spec cc_streamcheck_option_specs[] = {
     {"sync-copies", 1, "documented|full",
      "documented (default): only the host orderings the CUDA documentation guarantees; full: "
      "every synchronous cudaMemcpy waits for the copy to complete (CuSan's assumption)"},
+    {"launch-skip", 1, "N",
+     "check no accesses of the first N kernel launches (graph nodes included): they are still "
+     "ordered, but are no side of a race; the agent still learns their access sets (default 0)"},
+    {"launch-count", 1, "N", "then check the accesses of at most N kernel launches (0: no limit)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -44,6 +48,16 @@ int cc_streamcheck_options_read(cc_streamcheck_options *out, cc_option_get get, 
         return -1;
     }
     out->merge_host_threads = get(ctx, "merge-host-threads") != NULL;
+    v = get(ctx, "launch-skip");
+    if (v != NULL &&
+        cc_optval_uint("launch-skip", v, 0, UINT64_MAX, &out->launch_skip, err, errlen) != 0) {
+        return -1;
+    }
+    v = get(ctx, "launch-count");
+    if (v != NULL &&
+        cc_optval_uint("launch-count", v, 0, UINT64_MAX, &out->launch_count, err, errlen) != 0) {
+        return -1;
+    }
     return 0;
 }
 

@@ -6,12 +6,15 @@
 #define CUCHECK_TOOLS_STREAMCHECK_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "cucheck/tool.h"
 
 typedef struct cc_streamcheck_options {
     int mode;               /* CC_HB_MODE_* (core/hb_engine.h): --mode default|full|api */
     int sync_copies_full;   /* --sync-copies full */
     int merge_host_threads; /* --merge-host-threads */
+    uint64_t launch_skip;   /* kernel launches whose accesses are not checked at first */
+    uint64_t launch_count;  /* then the accesses of at most this many are checked; 0 = all */
 } cc_streamcheck_options;
 
 extern const cc_option_spec cc_streamcheck_option_specs[];

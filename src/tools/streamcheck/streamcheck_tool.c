@@ -5,7 +5,8 @@
  * Asynchronous (sticky) errors are attributed to their launch as `run` does
  * (tools/async_error/attribution.h).
  * Options (sc_options.c): --mode full|default|api (which access sets are used),
- * --merge-host-threads, --sync-copies documented|full. Ends with a note of what was checked. */
+ * --merge-host-threads, --sync-copies documented|full, --launch-skip/--launch-count (which
+ * launches' accesses are checked, sc_window.h). Ends with a note of what was checked. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "tools/streamcheck/sc_coverage.h"
 #include "tools/streamcheck/sc_options.h"
 #include "tools/streamcheck/sc_report.h"
+#include "tools/streamcheck/sc_window.h"
 
 typedef struct sc_state {
     cc_tool_host *host;
@@ -24,6 +26,7 @@ typedef struct sc_state {
     sc_cov *cov;           /* how launches got their access sets (closing note) */
     cc_async_errors *async_errors; /* sticky errors attributed to their launch */
     uint32_t mode;
+    sc_window window;      /* --launch-skip / --launch-count */
 } sc_state;
 
 static void on_issue(void *ctx, const cc_hb_issue *is)
@@ -49,6 +52,7 @@ static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
     }
     s->host = host;
     s->mode = cfg.mode;
+    sc_window_init(&s->window, opts.launch_skip, opts.launch_count);
     cfg.on_issue = on_issue;
     cfg.ctx = s;
     s->hb = cc_hb_new(&cfg);
@@ -68,6 +72,9 @@ static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
 static void sc_on_event(void *state, const cc_event *ev)
 {
     sc_state *s = state;
+    if (!sc_window_pass(&s->window, ev)) {
+        return;
+    }
     cc_hb_event(s->hb, ev);
     sc_cov_event(s->cov, ev);
     cc_async_errors_event(s->async_errors, ev); /* streamcheck labels no API error itself */
@@ -109,6 +116,14 @@ static void sc_on_exit(void *state)
                       "touches (confirm with --mode default or full)");
     if (st->out_of_memory)
         s->host->note(s->host, "streamcheck: ran out of memory; some accesses were not checked");
+    if (s->window.left_out) {
+        snprintf(note, sizeof note,
+                 "streamcheck: --launch-skip/--launch-count: the accesses of %" PRIu64
+                 " of %" PRIu64 " kernel launch(es) were not checked (they were ordered, but are "
+                 "no side of a race)", s->window.left_out, s->window.seen);
+        s->host->note(s->host, note);
+    }
+    sc_window_free(&s->window);
     cc_async_errors_note(s->async_errors, 1);
     cc_hb_free(s->hb);
     sc_cov_free(s->cov);

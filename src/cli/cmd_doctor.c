@@ -1,7 +1,13 @@
 /* `cucheck doctor`: option parsing and exit status for the environment check in src/doctor
- * (exit 0 = no FAIL verdict, 1 = at least one FAIL, 2 = usage error). */
+ * (exit 0 = no FAIL verdict, 1 = at least one FAIL, 2 = usage error); the agent it checks is the
+ * one `cucheck TOOL` would inject (cli/agent_locate.h). `--cuda-probe` is the program of the
+ * agent's injection test (doctor/probe.h), not meant for users. */
+#include "cli/agent_locate.h"
 #include "cli/commands.h"
 #include "doctor/doctor.h"
+#include "doctor/probe.h"
+
+#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +17,17 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: cucheck doctor [--binary FILE...] [--python [INTERPRETER]] [--cc X.Y]...\n"
-            "                      [--no-search] [--json] [-- PROGRAM [ARGS...]]\n"
+            "                      [--no-search] [--no-agent] [--json] [-- PROGRAM [ARGS...]]\n"
             "Checks the driver, GPUs, CUDA libraries (loaded and asked for their versions),\n"
-            "binaries' kernel images and CUDA environment variables, and prints verdicts with\n"
-            "fixes. Works without a GPU or driver (GPU checks are then skipped).\n"
+            "binaries' kernel images, CUDA environment variables and cucheck's agent (the\n"
+            "Compute Sanitizer library and CUPTI it loads, a test process with it injected,\n"
+            "other tools clients), and prints verdicts with fixes. Works without a GPU or\n"
+            "driver (GPU checks are then skipped).\n"
             "  --binary FILE...  check these executables, libraries, .fatbin or .cubin files\n"
             "  --python [PY]     also probe PyTorch in this interpreter (default python3)\n"
             "  --cc X.Y          also check images against this compute capability\n"
             "  --no-search       do not search the system for CUDA libraries\n"
+            "  --no-agent        do not check the agent (no injection test)\n"
             "  --json            one JSON object instead of text\n"
             "  -- PROGRAM ...    run PROGRAM and check exactly the libraries it loads\n"
             "exit status: 0 no FAIL verdict, 1 a FAIL verdict, 2 usage error\n");
@@ -80,12 +89,28 @@ int cc_cmd_doctor(int argc, char **argv)
             o->json = 1;
         } else if (strcmp(a, "--no-search") == 0) {
             o->no_search = 1;
+        } else if (strcmp(a, "--no-agent") == 0) {
+            o->no_agent = 1;
+        } else if (strcmp(a, "--cuda-probe") == 0 && argc == 2) {
+            rc = cc_doc_cuda_probe(stdout) == 0 ? 0 : 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             rc = 0;
         } else {
             rc = bad("unknown option", a);
         }
+    }
+    char exe[4096], agent[4096], agent_err[1024] = "";
+    if (rc < 0 && !o->no_agent) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0) {
+            exe[n] = 0;
+            o->cucheck_exe = exe;
+        }
+        if (cc_cli_locate_agent(agent, sizeof agent, agent_err, sizeof agent_err) == 0)
+            o->agent = agent;
+        else
+            o->agent_error = agent_err;
     }
     if (rc < 0) {
         cc_doctor_collect(r);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/driver_note.h"
 #include "core/json.h"
 #include "core/owned_file.h"
 #include "core/report.h"
@@ -60,13 +61,28 @@ static int note_seen_before(const cc_finding_set *set, size_t i)
     return 0;
 }
 
+/* Does a report say that no CUDA driver could be loaded (core/driver_note.h)? Then that is
+ * why processes made no CUDA calls, and saying only the latter would mislead. */
+static int no_driver_noted(const cc_finding_set *set, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *t = cc_finding_set_note(set, i);
+        if (t && strncmp(t, CC_NOTE_NO_DRIVER, sizeof CC_NOTE_NO_DRIVER - 1) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void print_notes(FILE *out, const cc_cli_opts *g, const char *tool,
                         const cc_finding_set *set)
 {
     size_t n = set ? cc_finding_set_note_count(set) : 0;
+    int no_driver = n > 0 && no_driver_noted(set, n);
     for (size_t i = 0; i < n; i++) {
         const char *t = cc_finding_set_note(set, i);
-        if (!t || note_seen_before(set, i)) {
+        if (!t || note_seen_before(set, i) ||
+            (no_driver && strcmp(t, CC_NOTE_NO_CUDA_CALLS) == 0)) {
             continue;
         }
         if (g->format == CC_FMT_JSON) {

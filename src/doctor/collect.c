@@ -1,6 +1,6 @@
 /* doctor's probing pass: host, environment, driver and GPUs, Python and PyTorch, the CUDA
  * libraries (system search, or exactly those a program loads), the binaries named with
- * --binary and the kernel images of everything that carries device code. */
+ * --binary, the kernel images of everything that carries device code, and the agent. */
 #include "doctor/doctor.h"
 #include "doctor/probe.h"
 
@@ -104,6 +104,7 @@ void cc_doctor_collect(cc_doc_report *r)
         cc_doc_add_binary(r, lib, "PyTorch libtorch_cuda.so", CC_ORIGIN_PYTHON, 0);
     }
     add_torch_arch_list(r);
+    cc_doc_probe_agent(r);
     for (int i = 0; i < r->opt.nbinaries; i++)
         cc_doc_add_binary(r, r->opt.binaries[i], "binary", CC_ORIGIN_ARGUMENT, 1);
 

@@ -147,6 +147,43 @@ typedef struct cc_doc_program {
     int nloaded;          /* objects it loaded */
 } cc_doc_program;
 
+/* One test process run with the agent injected the way `cucheck TOOL` injects it: `cucheck
+ * --report-dir TMP --keep-reports TOOL -- cucheck doctor --cuda-probe`, under LD_DEBUG=libs. */
+typedef struct cc_doc_injection {
+    const char *tool;       /* "run" (Compute Sanitizer backend) or "profile" (CUPTI) */
+    int ran;                /* the test process could be started */
+    int status;             /* cucheck's exit status */
+    char error[256];        /* why it could not run */
+    int agent_loaded;       /* the loader initialised libcucheck_agent.so */
+    int reports;            /* process reports written: the agent initialised and subscribed */
+    char backend_lib[PATH_MAX]; /* libsanitizer-public.so / libcupti.so the agent loaded */
+    int preload_failed;     /* the loader refused the agent (a line naming why in message) */
+    int conflict;           /* another tools-API client held the subscription */
+    int no_driver;          /* the report's note: no libcuda.so.1 could be loaded */
+    int driver_used;        /* the probe reached the driver (cuInit succeeded) */
+    int contexts;           /* contexts the run tool tracked; -1 unknown */
+    char message[512];      /* the line that explains a failure (agent, loader or note) */
+} cc_doc_injection;
+
+/* Another CUDA tools client named by this environment (Nsight, compute-sanitizer, a profiler). */
+#define CC_DOC_MAX_CLIENTS 8
+typedef struct cc_doc_client {
+    char variable[32];      /* "CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "LD_PRELOAD" */
+    char value[PATH_MAX];   /* the entry naming the other tool */
+    char tool[64];          /* "Nsight Systems", "compute-sanitizer", ... or "another tool" */
+} cc_doc_client;
+
+typedef struct cc_doc_agent {
+    int checked;            /* 0 with --no-agent */
+    char path[PATH_MAX];    /* libcucheck_agent.so, "" when not found */
+    char locate_error[512];
+    cc_doc_lib sanitizer;   /* as the agent loaded it (kind CC_LIB_SANITIZER), path "" if not */
+    cc_doc_lib cupti;       /* as the profile test loaded it, or where the agent would look */
+    cc_doc_injection inject[2]; /* run, profile */
+    int nclients;
+    cc_doc_client clients[CC_DOC_MAX_CLIENTS];
+} cc_doc_agent;
+
 typedef enum cc_doc_level {
     CC_DOC_INFO = 0,
     CC_DOC_OK = 1,
@@ -172,6 +209,10 @@ typedef struct cc_doc_options {
     int extra_cc[CC_DOC_MAX_EXTRA_CC]; /* --cc X.Y: GPUs to check besides those present */
     int nextra_cc;
     int no_search;        /* --no-search: skip the system library search (tests) */
+    int no_agent;         /* --no-agent: skip the agent checks */
+    const char *cucheck_exe; /* this cucheck executable (runs the injection test) */
+    const char *agent;    /* libcucheck_agent.so as cucheck would inject it; NULL: not found */
+    const char *agent_error; /* why it was not found */
 } cc_doc_options;
 
 typedef struct cc_doc_report {
@@ -184,6 +225,7 @@ typedef struct cc_doc_report {
     cc_doc_binary bins[CC_DOC_MAX_BINS];
     cc_doc_python python;
     cc_doc_program program;
+    cc_doc_agent agent;
     char toolkit_nvcc[160];
     /* environment as read */
     const char *env_visible, *env_module_loading, *env_ld_library_path;
@@ -215,6 +257,9 @@ void cc_doc_add_verdict(cc_doc_report *r, int level, const char *topic, const ch
  * device code are kept only when keep_empty. Returns its index or -1. */
 int cc_doc_add_binary(cc_doc_report *r, const char *path, const char *label, int origin,
                       int keep_empty);
+/* The agent's text section and JSON object (print_agent.c). */
+void cc_doc_print_agent_text(FILE *out, const cc_doc_report *r);
+void cc_doc_print_agent_json(FILE *out, const cc_doc_agent *a);
 /* Add a library path (deduplicated by real path); returns its index or -1. */
 int cc_doc_add_lib(cc_doc_report *r, int kind, int origin, const char *path);
 

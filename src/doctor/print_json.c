@@ -1,5 +1,5 @@
 /* doctor's --json output: one JSON object with the driver, GPUs, libraries, binaries with
- * their images, Python, program, environment, verdicts and a summary. */
+ * their images, Python, program, agent, environment, verdicts and a summary. */
 #include "core/json.h"
 #include "doctor/doctor.h"
 
@@ -197,6 +197,8 @@ void cc_doctor_print_json(FILE *o, const cc_doc_report *r)
         kv_str(o, "error", r->program.error[0] ? r->program.error : NULL, 0);
         fputc('}', o);
     }
+    key(o, "agent", 0);
+    cc_doc_print_agent_json(o, &r->agent);
     key(o, "environment", 0);
     fputc('{', o);
     static const char *const vars[] = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",

@@ -1,6 +1,6 @@
-/* doctor's readable output: sections for host, driver, GPUs, libraries, binaries, Python and
- * environment, then the verdicts grouped by topic (OK/WARN/FAIL/INFO with a fix line each) and
- * a one-line summary. */
+/* doctor's readable output: sections for host, driver, GPUs, libraries, binaries, Python,
+ * environment and the agent (print_agent.c), then the verdicts grouped by topic (OK/WARN/FAIL/
+ * INFO with a fix line each) and a one-line summary. */
 #include "doctor/doctor.h"
 #include "doctor/verdicts.h"
 
@@ -155,9 +155,10 @@ void cc_doctor_print_text(FILE *out, const cc_doc_report *r)
     print_bins(out, r);
     print_python(out, r);
     print_env(out, r);
+    cc_doc_print_agent_text(out, r);
 
     static const char *const topics[] = {"driver", "libraries", "image", "environment", "python",
-                                         "program"};
+                                         "agent", "program"};
     int counts[4] = {0};
     fprintf(out, "\nVerdicts\n");
     for (unsigned t = 0; t < sizeof topics / sizeof topics[0]; t++)

@@ -5,6 +5,7 @@
 #define CUCHECK_DOCTOR_PROBE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "doctor/doctor.h"
 
@@ -32,6 +33,20 @@ void cc_doc_run_program(cc_doc_report *r);                  /* probe_program.c *
  * path (exposed for tests). */
 void cc_doc_parse_ld_debug(const char *text, void (*cb)(const char *path, void *user),
                            void *user);
+/* The agent: where cucheck finds it, the Sanitizer library and CUPTI it loads, a test process
+ * with it injected per backend, and other tools clients named by the environment. */
+void cc_doc_probe_agent(cc_doc_report *r);                  /* probe_agent.c */
+/* Fill inj from the test's output (cucheck's stdout and stderr) and the loader's log (exposed
+ * for tests); reports is the number of process reports it wrote. */
+void cc_doc_parse_injection(const char *output, const char *ld_log, int reports,
+                            cc_doc_injection *inj);
+/* Other tools clients in these variables' values (any may be NULL); agent is cucheck's own
+ * library (never counted). Returns how many were added to a. */
+int cc_doc_find_clients(const char *cuda_injection, const char *nvtx_injection,
+                        const char *ld_preload, const char *agent, cc_doc_agent *a);
+/* `cucheck doctor --cuda-probe`: load libcuda.so.1, cuInit, and on the first GPU retain the
+ * primary context and allocate and free 256 bytes; one line on out. 0 when all of it worked. */
+int cc_doc_cuda_probe(FILE *out);                           /* cuda_probe.c */
 /* `nvcc --version` of the nvcc on PATH: "release 13.0, V13.0.88 (/usr/local/cuda/bin/nvcc)". */
 void cc_doc_nvcc_version(char *out, size_t len);            /* probe_python.c */
 

@@ -1,5 +1,6 @@
-/* doctor's judging pass, split by topic: kernel images (verdicts_images.c) and driver,
- * libraries, environment and Python (verdicts_system.c). cc_doctor_judge runs them all. */
+/* doctor's judging pass, split by topic: kernel images (verdicts_images.c), driver,
+ * libraries, environment and Python (verdicts_system.c) and the agent (verdicts_agent.c).
+ * cc_doctor_judge runs them all. */
 #ifndef CUCHECK_DOCTOR_VERDICTS_H
 #define CUCHECK_DOCTOR_VERDICTS_H
 
@@ -21,5 +22,6 @@ void cc_doc_judge_driver(cc_doc_report *r);
 void cc_doc_judge_libraries(cc_doc_report *r);
 void cc_doc_judge_environment(cc_doc_report *r);
 void cc_doc_judge_python(cc_doc_report *r);
+void cc_doc_judge_agent(cc_doc_report *r);                  /* verdicts_agent.c */
 
 #endif

@@ -361,6 +361,7 @@ void cc_doctor_judge(cc_doc_report *r)
     cc_doc_judge_images(r);
     cc_doc_judge_environment(r);
     cc_doc_judge_python(r);
+    cc_doc_judge_agent(r);
     if (r->program.requested) {
         const cc_doc_program *pr = &r->program;
         if (pr->error[0])

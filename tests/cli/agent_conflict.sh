@@ -41,7 +41,7 @@ C
 fail=0
 [ "$(cat "$tmp/rc")" = 4 ] || { echo "FAIL: exit status $(cat "$tmp/rc"), expected 4"; cat "$tmp/out"; fail=1; }
 [ "$(cat "$tmp/out")" = "still running" ] || { echo "FAIL: stdout:"; cat "$tmp/out"; fail=1; }
-expected="cucheck: cannot attach: another CUDA tools-API client (compute-sanitizer, Nsight, a profiler) is active; the program runs unchecked"
+expected="cucheck: cannot attach: another CUDA tools-API client (compute-sanitizer, Nsight, a profiler) is active; the program runs unchecked (try 'cucheck doctor')"
 if [ "$(cat "$tmp/err")" != "$expected" ]; then
     echo "FAIL: stderr was:"; cat "$tmp/err"; fail=1
 fi

@@ -15,6 +15,7 @@
 #include "agent/core/agent.h"
 #include "agent/instr/instr.h"
 #include "agent/core/self_time.h"
+#include "agent/entry/driver_presence.h"
 #include "agent/entry/fatal_signal.h"
 #include "agent/entry/fatal_writer.h"
 #include "agent/core/last_words.h"
@@ -28,6 +29,7 @@ static void cc_on_exit(int status, void *arg)
     if (cc_self_time_on) {
         cc_agent_events_report();
     }
+    cc_agent_note_missing_driver();
     cc_agent_close_outputs(CC_EXIT_NORMAL, status);
 }
 

@@ -10,6 +10,7 @@
 
 #include "cucheck/tool.h"
 #include "core/cuda_errors.h"
+#include "core/driver_note.h"
 #include "tools/async_error/attribution.h"
 #include "tools/run/run_options.h"
 
@@ -103,8 +104,7 @@ static void run_on_exit(void *state) {
     if (s->contexts == 0 && s->launches == 0 && s->graph_launches == 0 && s->copies == 0 &&
         s->memsets == 0 && s->allocs == 0 && s->api_errors == 0) {
         /* say so plainly: a user checking a shell script or launcher sees which process it was */
-        s->host->note(s->host, "run: this process made no CUDA calls (no context, launch, copy or "
-                               "allocation was seen)");
+        s->host->note(s->host, CC_NOTE_NO_CUDA_CALLS);
         cc_async_errors_free(s->async_errors);
         free(s);
         return;

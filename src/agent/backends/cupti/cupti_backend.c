@@ -228,7 +228,8 @@ int cc_cupti_backend_start(void)
 {
     char err[1024];
     if (cc_cupti_load(err, sizeof err) != 0) {
-        fprintf(stderr, "cucheck: cannot profile: %s; the program runs unprofiled\n", err);
+        fprintf(stderr, "cucheck: cannot profile: %s; the program runs unprofiled (try "
+                        "'cucheck doctor')\n", err);
         return -1;
     }
     /* NVTX ranges reach CUPTI through NVTX's injection hook; only effective for NVTX calls
@@ -253,13 +254,15 @@ int cc_cupti_backend_start(void)
         holder[sizeof holder - 1] = '\0';
         fprintf(stderr, "cucheck: cannot profile: CUPTI is already in use by %s (one CUPTI "
                         "client per process: Nsight Systems/Compute, compute-sanitizer, "
-                        "torch.profiler/Kineto, ...); the program runs unprofiled\n",
+                        "torch.profiler/Kineto, ...); the program runs unprofiled (try "
+                        "'cucheck doctor')\n",
                 holder[0] ? holder : "another tool");
         return -1;
     }
     if (r != CUPTI_SUCCESS) {
         fprintf(stderr, "cucheck: cannot profile: cuptiSubscribe failed (%d: %s%s); the program "
-                        "runs unprofiled\n", (int)r, cc_cupti_result_string(r),
+                        "runs unprofiled (try 'cucheck doctor')\n",
+                (int)r, cc_cupti_result_string(r),
                 r == CUPTI_ERROR_UNKNOWN || r == CUPTI_ERROR_NOT_INITIALIZED
                     ? "; is the NVIDIA driver, libcuda.so.1, installed?" : "");
         return -1;

@@ -62,14 +62,15 @@ int cc_agent_subscribe(void)
     }
     if (r == SANITIZER_ERROR_MAX_LIMIT_REACHED) {
         fprintf(stderr, "cucheck: cannot attach: another CUDA tools-API client (compute-sanitizer, "
-                        "Nsight, a profiler) is active; the program runs unchecked\n");
+                        "Nsight, a profiler) is active; the program runs unchecked (try "
+                        "'cucheck doctor')\n");
     } else {
         const char *why = NULL;
         if (sanitizerGetResultString(r, &why) != SANITIZER_SUCCESS || why == NULL) {
             why = "unknown error";
         }
         fprintf(stderr, "cucheck: cannot attach: sanitizerSubscribe failed (%d: %s); the program "
-                        "runs unchecked\n", (int)r, why);
+                        "runs unchecked (try 'cucheck doctor')\n", (int)r, why);
     }
     return -1;
 }

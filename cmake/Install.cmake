@@ -5,6 +5,8 @@
 #   <prefix>/<libdir>/cucheck/libsanitizer-public.so    the Compute Sanitizer API, when the build
 #                                                       used a private copy
 #                                                       (CUCHECK_INSTALL_SANITIZER)
+# The Python package (pyproject.toml, cmake/PythonWheel.cmake) installs the same tree under
+# site-packages/cucheck, the agent's RUNPATH pointing at the nvidia-cuda-sanitizer-api wheel.
 # The CLI finds the agent relative to its own executable (src/cli/agent_locate.c): the relative
 # path from bindir to the agent's folder is compiled in, so an installed tree works from any
 # prefix, also one given later with `cmake --install <build> --prefix <dir>`.
@@ -37,6 +39,10 @@ if(TARGET cucheck_agent)
          "Install NVIDIA's libsanitizer-public.so next to the agent (default OFF: found where built)"
          OFF)
 
+  if(CUCHECK_PYTHON_WHEEL AND CUCHECK_INSTALL_SANITIZER)
+    message(FATAL_ERROR "cucheck wheel: NVIDIA's library is not put into the wheel (it comes from "
+                        "the nvidia-cuda-sanitizer-api dependency); leave CUCHECK_INSTALL_SANITIZER OFF")
+  endif()
   install(TARGETS cucheck_agent LIBRARY DESTINATION ${CUCHECK_INSTALL_AGENTDIR})
   if(CUCHECK_INSTALL_SANITIZER)
     file(REAL_PATH "${ComputeSanitizer_LIBRARY}" _cc_sanitizer_file)
@@ -51,9 +57,23 @@ if(TARGET cucheck_agent)
               DESTINATION ${CMAKE_INSTALL_DOCDIR}/compute-sanitizer-api)
     endif()
     set_target_properties(cucheck_agent PROPERTIES INSTALL_RPATH "$ORIGIN")
+  elseif(CUCHECK_PYTHON_WHEEL)
+    # The Python package (cmake/PythonWheel.cmake): the prefix is site-packages/cucheck, and the
+    # Sanitizer library is the nvidia-cuda-sanitizer-api wheel's, in the same site-packages
+    # (nvidia/cu13/lib); a CUDA toolkit's copy in the default place is the fallback.
+    file(RELATIVE_PATH _cc_wheel_rel "/site-packages/cucheck/${CUCHECK_INSTALL_AGENTDIR}"
+         "/site-packages/${CUCHECK_WHEEL_SANITIZER_RELDIR}")
+    set_target_properties(cucheck_agent PROPERTIES
+      INSTALL_RPATH "$ORIGIN/${_cc_wheel_rel};/usr/local/cuda/compute-sanitizer")
   else()
     set_target_properties(cucheck_agent PROPERTIES INSTALL_RPATH "${ComputeSanitizer_LIBRARY_DIR}")
   endif()
+endif()
+
+if(CUCHECK_PYTHON_WHEEL AND NOT TARGET cucheck_agent)
+  message(FATAL_ERROR "cucheck wheel: the Compute Sanitizer API was not found, so the agent cannot "
+                      "be built (build with pip's build isolation, which installs "
+                      "nvidia-cuda-sanitizer-api, or run scripts/setup-deps.sh first)")
 endif()
 
 unset(_cc_bin)
@@ -63,3 +83,4 @@ unset(_cc_private_sanitizer)
 unset(_cc_sanitizer_file)
 unset(_cc_wheel_root)
 unset(_cc_sanitizer_licences)
+unset(_cc_wheel_rel)

@@ -1,7 +1,8 @@
 /* cucheck public findings model: what a tool reports. A finding says what went wrong (kind,
  * severity, message), where on the device (kernel, pc, file:line, block, thread, address, size,
  * access), where on the host (a call stack), and which other places relate to it (the other side
- * of a race, the allocation site, ...). All strings and arrays are borrowed by the reporter, which
+ * of a race, the allocation site, ...), and which test was running (under a test runner's
+ * plugin). All strings and arrays are borrowed by the reporter, which
  * copies what it keeps. */
 #ifndef CUCHECK_FINDING_H
 #define CUCHECK_FINDING_H
@@ -82,6 +83,8 @@ typedef struct cc_finding {
     uint32_t nrelated;
     const cc_related *related;
     uint64_t count;       /* occurrences this finding stands for; 0 is read as 1 */
+    const char *test;     /* the test that was running when the finding was made (a pytest node
+                           * id: "tests/test_model.py::test_fwd"); NULL outside a test runner */
 } cc_finding;
 
 const char *cc_severity_name(uint32_t sev);

@@ -97,6 +97,7 @@ static uint64_t hash_finding(const cc_finding *f)
     h = mix_str(h, f->kind);
     h = mix_u64(h, f->severity);
     h = mix_str(h, f->message);
+    h = mix_str(h, f->test);
     h = mix_u64(h, (uint64_t)(f->has_device != 0));
     if (f->has_device) {
         h = hash_device(h, &f->device);
@@ -111,7 +112,8 @@ static uint64_t hash_finding(const cc_finding *f)
 static int finding_eq(const cc_finding *a, const cc_finding *b)
 {
     if (!str_eq(a->tool, b->tool) || !str_eq(a->kind, b->kind) || a->severity != b->severity ||
-        !str_eq(a->message, b->message) || (a->has_device != 0) != (b->has_device != 0) ||
+        !str_eq(a->message, b->message) || !str_eq(a->test, b->test) ||
+        (a->has_device != 0) != (b->has_device != 0) ||
         a->nframes != b->nframes || a->nrelated != b->nrelated) {
         return 0;
     }

@@ -14,5 +14,9 @@
 #define CC_ENV_QUIET "CUCHECK_QUIET"               /* "1": the agent prints nothing live */
 #define CC_ENV_AGENT "CUCHECK_AGENT"               /* absolute path of libcucheck_agent.so */
 #define CC_ENV_PATCHES "CUCHECK_PATCHES"           /* override: patch fatbin file (debugging) */
+/* Set inside the checked process by a test runner's plugin (python/cucheck/pytest_plugin.py) to
+ * the test that is running ("" between tests); the reporter reads it when a finding is made,
+ * never per event, and the finding carries it as its "test". */
+#define CC_ENV_CURRENT_TEST "CUCHECK_CURRENT_TEST"
 
 #endif

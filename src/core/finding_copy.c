@@ -86,6 +86,7 @@ cc_finding *cc_finding_clone(const cc_finding *f, const cc_related *extra, uint3
     count_str(&l, f->tool);
     count_str(&l, f->kind);
     count_str(&l, f->message);
+    count_str(&l, f->test);
     count_device(&l, &f->device);
     count_frames(&l, f->frames, f->nframes);
     l.structs += ((size_t)nrel + nextra) * sizeof(cc_related);
@@ -100,6 +101,7 @@ cc_finding *cc_finding_clone(const cc_finding *f, const cc_related *extra, uint3
     d->tool = copy_str(&c, f->tool);
     d->kind = copy_str(&c, f->kind);
     d->message = copy_str(&c, f->message);
+    d->test = copy_str(&c, f->test);
     copy_device(&c, &d->device, &f->device);
     d->frames = copy_frames(&c, f->frames, f->nframes);
     d->nframes = d->frames ? f->nframes : 0;

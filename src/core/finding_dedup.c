@@ -1,6 +1,7 @@
 /* The dedup key by which the reporter folds repeated findings into one with a count: what stays
  * the same across occurrences of one bug (tool, kind, kernel, pc, file:line, access, space, top
- * host frames), never what varies per occurrence (thread, block, address). */
+ * host frames) and the test it was made in (the same bug in two tests is reported in each),
+ * never what varies per occurrence (thread, block, address). */
 #include "core/finding_util.h"
 
 #include <inttypes.h>
@@ -27,6 +28,7 @@ char *cc_finding_dedup_key(const cc_finding *f) {
     } else {
         fprintf(m, "\x1fm%s", f->message ? f->message : "");
     }
+    if (f->test) fprintf(m, "\x1ft%s", f->test);
     uint32_t n = f->frames ? f->nframes : 0;
     if (n > CC_DEDUP_FRAMES) n = CC_DEDUP_FRAMES;
     for (uint32_t i = 0; i < n; i++) {

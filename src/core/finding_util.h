@@ -24,7 +24,7 @@ cc_finding *cc_finding_clone(const cc_finding *f, const cc_related *extra, uint3
 /* How many host frames take part in the dedup key. */
 #define CC_DEDUP_FRAMES 4
 /* The dedup key of f: tool, kind, kernel, pc, file:line, access, space, the top host frames' texts,
- * and the message when f has no device location. malloc'd, NULL on allocation failure. */
+ * the test, and the message when f has no device location. malloc'd, NULL on allocation failure. */
 char *cc_finding_dedup_key(const cc_finding *f);
 
 #endif

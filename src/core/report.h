@@ -22,7 +22,8 @@ typedef struct cc_report_config {
 typedef struct cc_reporter cc_reporter;
 
 cc_reporter *cc_reporter_open(const cc_report_config *cfg, char *err, size_t errlen);
-/* Returns 1 if the finding is new, 0 if folded into an earlier one or suppressed. Thread-safe. */
+/* Returns 1 if the finding is new, 0 if folded into an earlier one or suppressed (the same bug
+ * in two tests is two findings). Thread-safe. */
 int cc_reporter_add(cc_reporter *r, const cc_finding *f);
 uint64_t cc_reporter_distinct(const cc_reporter *r);   /* distinct findings, unsuppressed */
 uint64_t cc_reporter_total(const cc_reporter *r);      /* occurrences, unsuppressed */
@@ -31,6 +32,11 @@ uint64_t cc_reporter_errors(const cc_reporter *r);     /* distinct unsuppressed,
 /* A statement of what was checked, from a tool: written to the report file at once as
  * {"type":"note","tool":...,"text":...} and to text_out as "========= <text>". Thread-safe. */
 void cc_reporter_note(cc_reporter *r, const char *text);
+/* Names the environment variable that names the test that is running (the agent:
+ * CC_ENV_CURRENT_TEST): from then on a finding that names no test of its own gets the variable's
+ * value when it comes in (an unset or empty value: none). NULL: never read (the default).
+ * 0, or -1 without memory. Call before findings come in from other threads. */
+int cc_reporter_set_test_env(cc_reporter *r, const char *name);
 /* Write final counts and the summary, flush and free. */
 void cc_reporter_close(cc_reporter *r);
 /* Flush what is buffered (safe to call from a fatal-signal path of the agent). */

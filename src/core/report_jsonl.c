@@ -2,7 +2,7 @@
  * (docs/reports.md). Addresses, pcs and stream handles are "0x..." strings so that no reader
  * loses precision; related entries with role "sample" are written as the "samples" array. A
  * kernel is named as shown ("kernel", demangled) and, when that differs, as the binary names it
- * ("kernel_mangled"). */
+ * ("kernel_mangled"). The test that was running, when known, is "test". */
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
@@ -87,6 +87,10 @@ void cc_write_finding_jsonl_id(FILE *out, const cc_finding *f, uint64_t id) {
         cc_json_write_str(out, f->message);
     }
     fprintf(out, ",\"count\":%" PRIu64, f->count ? f->count : 1);
+    if (f->test) {
+        fputs(",\"test\":", out);
+        cc_json_write_str(out, f->test);
+    }
     if (f->has_device) {
         fputs(",\"device\":", out);
         cc_write_device_json(out, &f->device);

@@ -201,7 +201,8 @@ static int decode_finding(const cc_json *o, cc_finding *f, scratch *sc, const ch
     memset(f, 0, sizeof *f);
     const char *sev = NULL;
     if (opt_str(o, "tool", &f->tool, bad) || opt_str(o, "kind", &f->kind, bad) ||
-        opt_str(o, "severity", &sev, bad) || opt_str(o, "message", &f->message, bad))
+        opt_str(o, "severity", &sev, bad) || opt_str(o, "message", &f->message, bad) ||
+        opt_str(o, "test", &f->test, bad))
         return -1;
     if (!f->tool || !f->kind) {
         *bad = !f->tool ? "tool" : "kind";

@@ -2,7 +2,8 @@
  * count and the first CC_MAX_SAMPLES distinct (block, thread) samples), and writes every new
  * finding at once: a JSON line to the report file (created new with mode 0600, or an own file
  * appended to, never through a link: core/owned_file.h; flushed per record) and text to text_out
- * up to the print limit. The header names the run the section belongs to. Closing writes an update line per folded
+ * up to the print limit. A finding that names no test gets the one the configured environment
+ * variable names at that moment (read per finding, never per event). The header names the run the section belongs to. Closing writes an update line per folded
  * finding, a summary line, and the text error summary. One mutex guards everything. */
 #include "core/report.h"
 #include "core/report_internal.h"
@@ -39,6 +40,7 @@ struct cc_reporter {
     uint64_t print_limit, printed;
     int limit_noted;
     char *tool;
+    char *test_env;         /* variable naming the running test; NULL: none */
     cc_suppressions *supp;
     entry **entries;
     size_t n, cap;
@@ -152,8 +154,38 @@ static void print_new(cc_reporter *r, entry *e, const cc_finding *f) {
 
 static uint32_t sev_index(uint32_t sev) { return sev <= CC_SEV_ERROR ? sev : CC_SEV_ERROR; }
 
+int cc_reporter_set_test_env(cc_reporter *r, const char *name) {
+    char *copy = name ? strdup(name) : NULL;
+    if (name && !copy) return -1;
+    pthread_mutex_lock(&r->lock);
+    free(r->test_env);
+    r->test_env = copy;
+    pthread_mutex_unlock(&r->lock);
+    return 0;
+}
+
+/* The running test, copied at once (the variable may be set again by another thread); NULL when
+ * the finding names its own, or no test is running. */
+static char *running_test(const cc_reporter *r, const cc_finding *f) {
+    if (f->test || !r->test_env) return NULL;
+    const char *t = getenv(r->test_env);
+    return t && t[0] ? strdup(t) : NULL;
+}
+
+static int add_finding(cc_reporter *r, const cc_finding *f);
+
 int cc_reporter_add(cc_reporter *r, const cc_finding *f) {
     if (!r || !f) return 0;
+    char *test = running_test(r, f);
+    if (!test) return add_finding(r, f);
+    cc_finding with_test = *f;
+    with_test.test = test;
+    int added = add_finding(r, &with_test);
+    free(test);
+    return added;
+}
+
+static int add_finding(cc_reporter *r, const cc_finding *f) {
     uint64_t cnt = f->count ? f->count : 1;
     if (cc_suppressions_match(r->supp, f)) {
         pthread_mutex_lock(&r->lock);
@@ -355,6 +387,7 @@ void cc_reporter_close(cc_reporter *r) {
     cc_hashmap_free(&r->by_key);
     cc_suppressions_free(r->supp);
     free(r->tool);
+    free(r->test_env);
     pthread_mutex_unlock(&r->lock);
     pthread_mutex_destroy(&r->lock);
     free(r);

@@ -1,7 +1,8 @@
 /* The SARIF 2.1.0 writer: one log, one run, tool.driver "cucheck" with one rule per finding kind;
  * each finding becomes a result with its source location (file:line) and kernel (logical
  * location), related places as relatedLocations, host stacks as `stacks`, and the device
- * details (thread, block, address, count, samples) as result properties. */
+ * details (thread, block, address, count, samples) and the test that was running as result
+ * properties. */
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
@@ -115,6 +116,10 @@ static void write_properties(FILE *out, const cc_finding *f) {
     fputs("\"properties\":{\"tool\":", out);
     cc_json_write_str(out, f->tool ? f->tool : "");
     fprintf(out, ",\"count\":%" PRIu64, f->count ? f->count : 1);
+    if (f->test) {
+        fputs(",\"test\":", out);
+        cc_json_write_str(out, f->test);
+    }
     if (f->has_device) {
         fputs(",\"device\":", out);
         cc_write_device_json(out, &f->device);

@@ -4,6 +4,7 @@
  *   =========     at add(float const*, float*, int)+0x1f0 in vecadd.cu:12
  *   =========     by thread (256,0,0) in block (3,0,0)
  *   =========     Address 0x7f0000000410 is 16 bytes after the nearest allocation ...
+ *   =========     In test: tests/test_vecadd.py::test_add      (under a test runner)
  *   =========     Host frame: main (vecadd.cu:40)
  *   =========     Allocation: 1024 bytes at 0x7f0000000000
  *   =========         Host frame: main (vecadd.cu:31)
@@ -220,6 +221,11 @@ void cc_write_finding_text_styled(FILE *out, const cc_finding *f, const cc_text_
             cc_text_fputs(f->message, out);
             fputc('\n', out);
         } else fprintf(out, "%s     Address 0x%" PRIx64 "\n", CC_TEXT_PREFIX, f->device.address);
+    }
+    if (f->test) {
+        fprintf(out, "%s     In test: ", CC_TEXT_PREFIX);
+        cc_text_fputs(f->test, out);
+        fputc('\n', out);
     }
     write_frames(out, f->frames, f->nframes, "     ", style);
     for (uint32_t i = 0; f->related && i < f->nrelated; i++)

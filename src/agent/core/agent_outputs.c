@@ -123,6 +123,9 @@ int cc_agent_open_outputs(void)
         return -1;
     }
     cc_session_set_stack_resolver(session, resolve_stack, NULL);
+    /* A finding names the test running when it is made (python/cucheck/pytest_plugin.py sets the
+     * variable); read per finding, never per event. Without memory findings name no test. */
+    (void)cc_reporter_set_test_env(cc_session_reporter(session), CC_ENV_CURRENT_TEST);
     cc_knob_notes(cc_session_reporter(session), a->tool); /* knobs that change what is checked */
     cc_evt_writer *recorder = NULL;
     if (record_path[0] != '\0') {

@@ -5,7 +5,8 @@
 #    `cucheck replay --tool T` on each examples/scenarios/T/*.scn against its #expect lines;
 #  - with a GPU (nvidia-smi -L lists one): runs each example natively and under the cucheck tool
 #    named in examples/expected.txt, and checks the finding (kind, kernel, file:line) with
-#    tests/gpu/findings.py.
+#    tests/gpu/findings.py; without one, lists each of those checks as a row marked
+#    "skipped (no GPU)".
 # Commands missing from `cucheck --help` are listed as "not yet available in this build"; a tool
 # that examples/expected.txt or a scenario names and the help does not list fails. Prints a
 # summary table; exits 1 only if something that should work failed, 2 on usage.
@@ -238,6 +239,19 @@ if [ $gpu -eq 1 ]; then
     else
       add_row "$tool" "$example" FAIL "$verdict (exit $rc; wanted $want)"
     fi
+  done
+else
+  # Without a GPU every check that needs one is listed, marked skipped, so that the table shows
+  # what this machine did not check (one row per example and tool).
+  declare -A skipped_row=()
+  for line in "${table[@]}"; do
+    read -r example tool kind kernel _ <<<"$line"
+    key="$example $tool"
+    [ -n "${skipped_row[$key]+set}" ] && continue
+    skipped_row[$key]=1
+    want="$kind"
+    [ "$kernel" != - ] && want="$kind in $kernel"
+    add_row "$tool" "$example" "skipped (no GPU)" "would run \`cucheck $tool -- $example\` and expect $want"
   done
 fi
 

@@ -200,11 +200,16 @@ def _device(entry):
 
 
 def names_kernel(finding, kernel):
-    """The finding is about kernel: its own device kernel, or a launch an async-error blames."""
+    """The finding is about kernel: its own device kernel, or a launch an async-error blames;
+    for a failed API call (api-error, no kernel) the call it names ("cudaMalloc returned ...")."""
     if _names(_device(finding).get("kernel"), kernel):
         return True
     if finding.get("kind") == "async-error":
         return any(_names(_device(r).get("kernel"), kernel) for r in _launch_entries(finding))
+    if finding.get("kind") == "api-error":
+        message = finding.get("message")
+        call = message.split(" ", 1)[0] if isinstance(message, str) else None
+        return call is not None and call in _alternatives(kernel)
     return False
 
 

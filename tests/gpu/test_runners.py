@@ -167,6 +167,14 @@ class Matching(unittest.TestCase):
         self.assertTrue(any(n.startswith("UNEXPECTED misaligned-global-read") for n in notes),
                         notes)
 
+    def test_api_error_names_its_call(self):
+        """A failed API call has no kernel: the call its message names stands for it."""
+        failed = {"type": "finding", "tool": "run", "kind": "api-error", "severity": "error",
+                  "message": "cudaMalloc returned cudaErrorMemoryAllocation (2): out of memory"}
+        self.assertTrue(findings.names_kernel(failed, "cudaMalloc"))
+        self.assertFalse(findings.names_kernel(failed, "cudaFree"))
+        self.assertFalse(findings.names_kernel(failed, "Malloc"))
+
     def test_warning_counts_info_does_not(self):
         extra = device_finding(kind="leak", access="read")
         extra["severity"] = "warning"

@@ -33,9 +33,14 @@ export FAKE_FINDING="$WORK/finding.jsonl"
 cp -r "$SOURCE_DIR/tests/pytest_plugin/planted" "$WORK/planted"
 cd "$WORK" || exit 1
 
+# The checkout's plugin, also where an installed cucheck package brings its own through the
+# pytest11 entry point "cucheck" (which -p no:cucheck keeps out: one module under two names is an
+# error of pytest's plugin manager).
+PLUGIN=(-p no:cucheck -p cucheck.pytest_plugin)
+
 # run_pytest ARGS...: python -m pytest on the planted tests with the plugin; RC, OUT, ERR.
 run_pytest() {
-  "$PY" -m pytest -p cucheck.pytest_plugin -p no:cacheprovider --rootdir "$WORK/planted" -rA \
+  "$PY" -m pytest "${PLUGIN[@]}" -p no:cacheprovider --rootdir "$WORK/planted" -rA \
     "$@" >"$OUT" 2>"$ERR"
   RC=$?
 }
@@ -117,7 +122,7 @@ else
 fi
 
 # 5. cucheck over pytest without --cucheck; and pytest without cucheck
-"$CUCHECK" memcheck -- "$PY" -m pytest -p cucheck.pytest_plugin -p no:cacheprovider \
+"$CUCHECK" memcheck -- "$PY" -m pytest "${PLUGIN[@]}" -p no:cacheprovider \
   --rootdir "$WORK/planted" -rA planted >"$OUT" 2>"$ERR"
 RC=$?
 expect_rc 1 "cucheck memcheck -- pytest"

@@ -2,8 +2,10 @@
 # GPU check of the pytest plugin (python/cucheck/pytest_plugin.py), for the lead to run on a
 # machine with a GPU, PyTorch, Triton and pytest:
 #   bash tests/gpu/pytest/run.sh [CUCHECK] [OUTDIR]   (defaults: build/cucheck, $OUT or /tmp)
-# `pytest --cucheck memcheck` over test_planted.py (the plugin from this checkout: PYTHONPATH
-# and -p; an installed package loads it by its entry point): test_overrun must fail with
+#   PLUGIN=installed PYTHON=VENV/bin/python bash tests/gpu/pytest/run.sh   (the installed package)
+# `pytest --cucheck memcheck` over test_planted.py (the plugin from this checkout: PYTHONPATH and
+# -p; PLUGIN=installed: the installed package's, loaded by its pytest11 entry point, as in a fresh
+# venv with `pip install .`): test_overrun must fail with
 # memcheck's invalid-global-write at scale_kernel naming the test, test_overrun_clean must pass,
 # pytest's exit status must be 1; natively both pass. Exit 77 (skipped) without a GPU, torch,
 # triton or pytest; 0 when every check passed, 1 otherwise.
@@ -23,19 +25,30 @@ done
 if ! "$PY" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)'; then
   echo "skipped: torch sees no CUDA device"; exit 77
 fi
-CUCHECK="$(cd "$(dirname "$CUCHECK")" && pwd)/$(basename "$CUCHECK")"
+# PLUGIN=installed with no CUCHECK argument: the package's own executable
+if [ "${PLUGIN:-checkout}" = installed ] && [ $# -eq 0 ]; then
+  bin=()
+else
+  CUCHECK="$(cd "$(dirname "$CUCHECK")" && pwd)/$(basename "$CUCHECK")"
+  bin=(--cucheck-bin "$CUCHECK")
+fi
 status=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; status=1; }
-export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
+if [ "${PLUGIN:-checkout}" = installed ]; then
+  plugin=()
+else
+  export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
+  plugin=(-p no:cucheck -p cucheck.pytest_plugin) # an installed package's entry point kept out
+fi
 cd "$here" || exit 1
-pytest_args=(-p cucheck.pytest_plugin -p no:cacheprovider --rootdir "$here" -rA test_planted.py)
+pytest_args=("${plugin[@]}" -p no:cacheprovider --rootdir "$here" -rA test_planted.py)
 
 "$PY" -m pytest "${pytest_args[@]}" >"$OUTDIR/native.txt" 2>&1
 rc=$?
 [ $rc -eq 0 ] && pass "natively both tests pass" || fail "natively: exit $rc (see native.txt)"
 
-"$PY" -m pytest --cucheck memcheck --cucheck-bin "$CUCHECK" "${pytest_args[@]}" \
+"$PY" -m pytest --cucheck memcheck "${bin[@]}" "${pytest_args[@]}" \
   >"$OUTDIR/memcheck.txt" 2>&1
 rc=$?
 out="$OUTDIR/memcheck.txt"
@@ -56,7 +69,7 @@ else
   pass "no finding names the clean twin"
 fi
 
-"$PY" -m pytest --cucheck "memcheck --mode full" --cucheck-bin "$CUCHECK" "${pytest_args[@]}" \
+"$PY" -m pytest --cucheck "memcheck --mode full" "${bin[@]}" "${pytest_args[@]}" \
   >"$OUTDIR/memcheck_full.txt" 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -q "^FAILED test_planted.py::test_overrun - cucheck: " "$OUTDIR/memcheck_full.txt" \

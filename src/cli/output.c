@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/owned_file.h"
 #include "core/report.h"
+#include "core/report_text_style.h"
 #include "core/text_escape.h"
 #include "cli/diag.h"
 

@@ -57,8 +57,9 @@ const cc_option_spec cc_cli_global_options[] = {
     {"check-exit-code", 1, "yes|no", "yes: a non-zero exit status of the program (or its death by "
                                      "a signal) is an error finding, for --error-exitcode too "
                                      "(default no: the status is named in the summary)"},
-    {"target-processes", 1, "all", "all (default: every child process is checked too); "
-                                   "application-only is not available"},
+    {"target-processes", 1, "application-only|all",
+     "all (default: every child process is checked too) or application-only (only the "
+     "process cucheck starts; its children run without the agent's callbacks)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -215,14 +216,12 @@ static int apply_cs(cc_cli_opts *o, const char *name, const char *v, const char 
         o->check_exit_code = i == 0;
     } else if (strcmp(name, "target-processes") == 0) {
         if (strcmp(v, "application-only") == 0) {
-            cc_cli_usage_error(cmd, "--target-processes application-only is not available: the "
-                                    "agent is inherited by every child process (LD_PRELOAD, "
-                                    "CUDA_INJECTION64_PATH) and all of them are checked");
-            return CC_GOPT_ERROR;
-        }
-        if (strcmp(v, "all") != 0) {
-            cc_cli_usage_error(cmd, "--target-processes does not accept '%s' (expected all; "
-                                    "application-only is not available)", v);
+            o->application_only = 1;
+        } else if (strcmp(v, "all") == 0) {
+            o->application_only = 0;
+        } else {
+            cc_cli_usage_error(cmd, "--target-processes does not accept '%s' (expected "
+                                    "application-only or all)", v);
             return CC_GOPT_ERROR;
         }
     } else {

@@ -31,6 +31,7 @@ typedef struct cc_cli_opts {
     /* compute-sanitizer's names (docs/cli.md, "compute-sanitizer's options") */
     char log_file[4096];      /* --log-file, expanded (%p = cucheck's pid); "" if not given */
     int check_exit_code;      /* a non-zero program exit status is an error finding */
+    int application_only;     /* --target-processes application-only: children unchecked */
     int print_level;          /* lowest severity printed (cc_severity); CC_PRINT_FATAL: only
                                * async-error findings */
     cc_text_style text;       /* --show-backtrace, --num-callers-host, --demangle */

@@ -190,6 +190,7 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
         .print_limit = g->print_limit,
         .print_limit_set = g->print_limit_set,
         .agent_quiet = !g->verbose,
+        .application_only = g->application_only,
     };
     if (cc_cli_set_agent_env(&env, err, sizeof err) != 0) {
         cc_cli_error("%s", err);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/agent_env.h"
 #include "cli/run_knobs.h"
@@ -72,6 +73,15 @@ int cc_cli_set_agent_env(const cc_run_env *e, char *err, size_t errlen)
         set(CC_ENV_QUIET, e->agent_quiet ? "1" : NULL, err, errlen) != 0 ||
         cc_cli_knobs_env(err, errlen) != 0) {
         return -1;
+    }
+    /* --target-processes application-only: the agent checks only the process whose parent is
+     * this cucheck (an agent knob: cc_cli_knobs_env has just removed any inherited value). */
+    if (e->application_only) {
+        char pid[32];
+        snprintf(pid, sizeof pid, "%ld", (long)getpid());
+        if (set(CC_KNOB_TARGET_PARENT_VAR, pid, err, errlen) != 0) {
+            return -1;
+        }
     }
     return 0;
 }

@@ -19,10 +19,14 @@ typedef struct cc_run_env {
     uint64_t print_limit;
     int print_limit_set;
     int agent_quiet;            /* the agent prints nothing live */
+    int application_only;       /* --target-processes application-only */
 } cc_run_env;
 
 /* Set (and, for options not given, unset) the variables in this process's environment, which
  * the program inherits. 0, or -1 with a message in err. */
 int cc_cli_set_agent_env(const cc_run_env *e, char *err, size_t errlen);
+
+/* The agent knob (core/agent_knobs.inc) --target-processes application-only sets. */
+#define CC_KNOB_TARGET_PARENT_VAR "CUCHECK_TARGET_PARENT"
 
 #endif

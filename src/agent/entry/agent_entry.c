@@ -50,6 +50,14 @@ static void cc_agent_init_once(void)
     }
     snprintf(a->tool, sizeof a->tool, "%s", tool);
     cc_agent_plugin_g = cc_agent_plugin_find(a->tool);
+    /* --target-processes application-only: a process cucheck did not start itself (a child of
+     * the program, which inherited the injection) runs without callbacks and writes no report. */
+    const char *parent = cc_knob_get(CC_KNOB_TARGET_PARENT);
+    if (parent != NULL && parent[0] != '\0' && strtol(parent, NULL, 10) != (long)getppid()) {
+        cc_agent_note("process %ld is not the one cucheck started (--target-processes "
+                      "application-only): not checked", (long)getpid());
+        return;
+    }
     const cc_agent_plugin *plugin = cc_agent_plugin_g;
     atomic_store(&a->next_launch_id, 1);
     a->track = cc_agent_track_config(plugin->default_track);

@@ -69,6 +69,7 @@ typedef enum cc_event_kind {
     CC_EV_LAUNCH_CHECKED = 45, /* every device result of an instrumented launch was delivered */
     CC_EV_MODULE_VAR = 46,     /* a global variable of a loaded module, with its device address */
     CC_EV_SUBALLOC = 47,       /* a sub-allocator's heap or region changed (NVTX memory API, PyTorch) */
+    CC_EV_DEVICE_RACE = 48,    /* racecheck: a data race inside one launch, found on the device */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -609,6 +610,43 @@ typedef struct cc_ev_suballoc {
     uint64_t callsite;     /* host stack id of the call (CC_EV_HOST_STACK), 0 if none */
 } cc_ev_suballoc;
 
+/* ---- racecheck: data races inside one launch (CC_EV_DEVICE_RACE) ---- */
+/* Two accesses of one launch to the same bytes, at least one a plain write, from threads that
+ * nothing orders: shared memory between warps with no barrier between them (or inside a warp
+ * with no __syncwarp under independent thread scheduling), global memory between warps or blocks
+ * with no atomic on both sides, no fence/acquire-release pairing and no grid-wide barrier.
+ * Found by the device patches; the agent emits one event per hazard pair of a launch after the
+ * launch completed (folding repeats into count), file/line resolved from the cubin ("" and 0
+ * without line information). */
+#define CC_RACE_RAW 1u /* read after write: the second access reads what the first wrote */
+#define CC_RACE_WAR 2u /* write after read */
+#define CC_RACE_WAW 3u /* write after write */
+#define CC_RACE_FLAG_SAME_VALUE 0x1u  /* WAW whose writes stored the same value: a warning */
+#define CC_RACE_FLAG_INTRA_WARP 0x2u  /* both sides in one warp, no __syncwarp between */
+#define CC_RACE_FLAG_CLUSTER 0x4u     /* distributed shared memory of a thread-block cluster */
+
+typedef struct cc_ev_race_side {
+    uint64_t pc;           /* offset from the kernel's first instruction */
+    const char *file;
+    uint32_t line;
+    uint32_t block[3];
+    uint32_t thread[3];
+    uint32_t size;         /* bytes accessed */
+    uint32_t flags;        /* CC_ACCESS_FLAG_* (read, write, atomic) */
+} cc_ev_race_side;
+
+typedef struct cc_ev_device_race {
+    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id */
+    const char *kernel;    /* mangled kernel name */
+    uint32_t space;        /* cc_mem_space (cucheck/finding.h): shared or global */
+    uint32_t kind;         /* CC_RACE_* */
+    uint32_t flags;        /* CC_RACE_FLAG_* */
+    uint64_t address;      /* global: device address; shared: offset in the block's window */
+    cc_ev_race_side first;  /* the earlier access (from the shadow state) */
+    cc_ev_race_side second; /* the access that found the hazard */
+    uint64_t count;        /* hazards folded into this event (>= 1) */
+} cc_ev_device_race;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -647,6 +685,7 @@ typedef struct cc_event {
         cc_ev_launch_checked launch_checked; /* LAUNCH_CHECKED */
         cc_ev_module_var module_var;      /* MODULE_VAR */
         cc_ev_suballoc suballoc;          /* SUBALLOC */
+        cc_ev_device_race device_race;    /* DEVICE_RACE */
     } u;
 } cc_event;
 
@@ -664,6 +703,8 @@ const char *cc_suballoc_op_name(uint32_t op);         /* "heap_register", ... */
 int cc_suballoc_op_from_name(const char *name);
 const char *cc_suballoc_source_name(uint32_t source); /* "nvtx", "torch" */
 int cc_suballoc_source_from_name(const char *name);
+const char *cc_race_kind_name(uint32_t kind);         /* "raw", "war", "waw" */
+int cc_race_kind_from_name(const char *name);
 
 #ifdef __cplusplus
 }

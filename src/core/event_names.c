@@ -1,6 +1,7 @@
 /* Printable names of event kinds and of the enums inside events (memory kinds, copy directions,
- * graph node types, exit reasons, API kinds, sub-allocator operations and sources). They are the keywords of the text scenario form,
- * so they are part of a documented format (docs/formats.md): append, never rename. */
+ * graph node types, exit reasons, API kinds, sub-allocator operations and sources, race kinds).
+ * They are the keywords of the text scenario form, so they are part of a documented format
+ * (docs/formats.md): append, never rename. */
 #include <string.h>
 #include "cucheck/event.h"
 #include "core/event_names.h"
@@ -56,6 +57,7 @@ static const char *const kind_names[] = {
     [CC_EV_LAUNCH_CHECKED] = "launch_checked",
     [CC_EV_MODULE_VAR] = "module_var",
     [CC_EV_SUBALLOC] = "suballoc",
+    [CC_EV_DEVICE_RACE] = "device_race",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 
@@ -122,6 +124,10 @@ static const char *const suballoc_source_names[] = {
     [0] = "unknown", [CC_SUBALLOC_SRC_NVTX] = "nvtx", [CC_SUBALLOC_SRC_TORCH] = "torch",
 };
 
+static const char *const race_kind_names[] = {
+    [0] = "unknown", [CC_RACE_RAW] = "raw", [CC_RACE_WAR] = "war", [CC_RACE_WAW] = "waw",
+};
+
 static const char *name_of(const char *const *names, size_t n, uint32_t v)
 {
     return v < n ? names[v] : NULL;
@@ -148,3 +154,4 @@ NAME_FUNCS(cc_api_kind_name, cc_api_kind_from_name, api_names)
 NAME_FUNCS(cc_access_source_name, cc_access_source_from_name, access_source_names)
 NAME_FUNCS(cc_suballoc_op_name, cc_suballoc_op_from_name, suballoc_op_names)
 NAME_FUNCS(cc_suballoc_source_name, cc_suballoc_source_from_name, suballoc_source_names)
+NAME_FUNCS(cc_race_kind_name, cc_race_kind_from_name, race_kind_names)

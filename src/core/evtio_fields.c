@@ -373,6 +373,28 @@ static const cc_evt_field suballoc[] = {
     F("callsite", CC_FT_HANDLE, suballoc.callsite),
 };
 
+/* The two sides of a race are nested structs: keys first_* and second_*. */
+#define RACE_SIDE(pre, m) \
+    F(pre "_pc", CC_FT_ADDR, device_race.m.pc), \
+    F(pre "_file", CC_FT_STR, device_race.m.file), \
+    F(pre "_line", CC_FT_U32, device_race.m.line), \
+    F(pre "_block", CC_FT_DIM3, device_race.m.block), \
+    F(pre "_thread", CC_FT_DIM3, device_race.m.thread), \
+    F(pre "_size", CC_FT_U32, device_race.m.size), \
+    F(pre "_flags", CC_FT_HEX32, device_race.m.flags)
+
+static const cc_evt_field device_race[] = {
+    F("launch_id", CC_FT_U64, device_race.launch_id),
+    F("kernel", CC_FT_STR, device_race.kernel),
+    F("space", CC_FT_U32, device_race.space),
+    E("kind", device_race.kind, cc_race_kind_name, cc_race_kind_from_name),
+    F("flags", CC_FT_HEX32, device_race.flags),
+    F("address", CC_FT_ADDR, device_race.address),
+    RACE_SIDE("first", first),
+    RACE_SIDE("second", second),
+    F("count", CC_FT_U64, device_race.count),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -427,6 +449,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_LAUNCH_CHECKED] = T(launch_checked),
     [CC_EV_MODULE_VAR] = T(module_var),
     [CC_EV_SUBALLOC] = T(suballoc),
+    [CC_EV_DEVICE_RACE] = T(device_race),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

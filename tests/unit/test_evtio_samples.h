@@ -188,6 +188,16 @@ static size_t sample_events(cc_event *out)
                                               big + 5, 0x7f0000200010ull, (1ull << 35) + 63,
                                               big + 6 };
             break;
+        case CC_EV_DEVICE_RACE:
+            e->u.device_race = (cc_ev_device_race){
+                1ull << 42, "_Z6reducePf", 2, CC_RACE_WAW,
+                CC_RACE_FLAG_SAME_VALUE | CC_RACE_FLAG_CLUSTER | 0x80000000u, 0x7f0000500040ull,
+                { 0x1a0, "red \"uce\".cu", 21, { 1, 2, 70000 }, { 5, 0, 1 }, 4,
+                  CC_ACCESS_FLAG_WRITE },
+                { 0x1f0, "", 0, { 0, 0, 0 }, { 1023, 1, 63 }, 1ull << 31,
+                  CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE | CC_ACCESS_FLAG_ATOMIC },
+                big + 7 };
+            break;
         default:
             break;
         }
@@ -381,6 +391,17 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
     case CC_EV_SUBALLOC:
         D(u.suballoc.op); D(u.suballoc.source); D(u.suballoc.heap); D(u.suballoc.address);
         D(u.suballoc.size); D(u.suballoc.callsite);
+        break;
+    case CC_EV_DEVICE_RACE:
+        D(u.device_race.launch_id); S(u.device_race.kernel); D(u.device_race.space);
+        D(u.device_race.kind); D(u.device_race.flags); D(u.device_race.address);
+        D(u.device_race.first.pc); S(u.device_race.first.file); D(u.device_race.first.line);
+        D3(u.device_race.first.block); D3(u.device_race.first.thread);
+        D(u.device_race.first.size); D(u.device_race.first.flags);
+        D(u.device_race.second.pc); S(u.device_race.second.file); D(u.device_race.second.line);
+        D3(u.device_race.second.block); D3(u.device_race.second.thread);
+        D(u.device_race.second.size); D(u.device_race.second.flags);
+        D(u.device_race.count);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

@@ -1,7 +1,8 @@
 /* The dedup key by which the reporter folds repeated findings into one with a count: what stays
  * the same across occurrences of one bug (tool, kind, kernel, pc, file:line, access, space, top
- * host frames) and the test it was made in (the same bug in two tests is reported in each),
- * never what varies per occurrence (thread, block, address). */
+ * host frames, the pc of a race's previous access inside the same kernel) and the test it was
+ * made in (the same bug in two tests is reported in each), never what varies per occurrence
+ * (thread, block, address). */
 #include "core/finding_util.h"
 
 #include <inttypes.h>
@@ -25,6 +26,13 @@ char *cc_finding_dedup_key(const cc_finding *f) {
             fprintf(m, "\x1f" "f%s:%" PRIu32, d->file ? d->file : "", d->line);
         if (d->valid & CC_DLOC_ADDRESS)
             fprintf(m, "\x1f" "a%" PRIu32 "/%" PRIu32, d->access, d->space);
+        /* the other side of a race inside a kernel (racecheck): a pair of pcs is one bug */
+        for (uint32_t i = 0; f->related && i < f->nrelated; i++) {
+            const cc_related *r = &f->related[i];
+            if (r->has_device && (r->device.valid & CC_DLOC_PC) && r->role &&
+                strcmp(r->role, "previous access") == 0)
+                fprintf(m, "\x1fo%" PRIx64, r->device.pc);
+        }
     } else {
         fprintf(m, "\x1fm%s", f->message ? f->message : "");
     }

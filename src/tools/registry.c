@@ -7,12 +7,14 @@ extern const cc_tool cc_tool_run;
 extern const cc_tool cc_tool_profile;
 extern const cc_tool cc_tool_streamcheck;
 extern const cc_tool cc_tool_memcheck;
+extern const cc_tool cc_tool_racecheck;
 
 static const cc_tool *const registry[] = {
     &cc_tool_run,
     &cc_tool_profile,
     &cc_tool_streamcheck,
     &cc_tool_memcheck,
+    &cc_tool_racecheck,
     NULL,
 };
 

@@ -78,6 +78,23 @@ def race(kernel="consume(float const*, float*, int)", access="read",
                         {"role": "allocation", "message": "device allocation"}]}
 
 
+def shared_race(kind, access, other_access, line=20):
+    """A racecheck finding shaped as cucheck writes it: the second access in "device", the
+    first in the related "previous access", both on the device."""
+    kernel = "block_sum(int const*, int*, int)"
+
+    def side(acc, thread):
+        return {"kernel": kernel, "kernel_mangled": "_Z9block_sumPKiPii", "launch_id": 1,
+                "stream": "0x0", "pc": "0x1c0", "file": "/src/examples/reduce_nosync.cu",
+                "line": line, "block": [0, 0, 0], "thread": [thread, 0, 0], "address": "0x94",
+                "size": 4, "access": acc, "space": "shared"}
+    return {"type": "finding", "tool": "racecheck", "kind": kind, "severity": "error",
+            "message": "Race on __shared__ memory", "count": 9, "device": side(access, 5),
+            "frames": [{"pc": "0x0", "text": "main (reduce_nosync.cu:45)"}],
+            "related": [{"role": "previous access", "message": "thread (37,0,0) writes",
+                         "device": side(other_access, 37)}]}
+
+
 def async_error(kernel="_Z9fill_rowsPfmii", frames=("main (pitch_fault.cu:34)",),
                 role="faulting launch", tool="run"):
     return {"type": "finding", "tool": tool, "kind": "async-error", "severity": "error",
@@ -454,9 +471,26 @@ class ExamplesRunner(unittest.TestCase):
         rows = run_gpu_tests.load_rows()
         self.assertGreater(len(rows), 10)
         for row in rows:
-            self.assertIn(row["tool"], ("run", "memcheck", "streamcheck", "profile"),
-                          row["where"])
+            self.assertIn(row["tool"], ("run", "memcheck", "streamcheck", "profile",
+                                        "racecheck"), row["where"])
             self.assertIsNone(expectations.check_marker(row))
+
+    def test_reduce_nosync_racecheck_rows(self):
+        """The racecheck rows take cucheck racecheck's findings as it writes them
+        (tests/scenarios/racecheck): race-raw and race-war at line 20, the second optional."""
+        key = ("reduce_nosync", "racecheck")
+        tools = ALL_TOOLS | {"racecheck"}
+        raw, war = shared_race("race-raw", "read", "write"), shared_race("race-war", "write", "read")
+        rc_note = {"type": "note", "tool": "racecheck",
+                   "text": "racecheck (adaptive mode): kernels checked 1/1, launches "
+                           "instrumented 1/1; 9 hazard(s) reported in 2 race event(s)"}
+        self.assertTrue(self.judge(key, [raw, war, rc_note], tools=tools)[0])
+        self.assertTrue(self.judge(key, [war, rc_note], tools=tools)[0])
+        self.assertFalse(self.judge(key, [rc_note], tools=tools)[0])
+        self.assertFalse(self.judge(key, [shared_race("race-raw", "read", "write", line=23),
+                                          rc_note], tools=tools)[0])
+        self.assertTrue(self.judge(("reduce_ok", "racecheck"), [rc_note], tools=tools)[0])
+        self.assertFalse(self.judge(("reduce_ok", "racecheck"), [raw, rc_note], tools=tools)[0])
 
     def test_vecadd_passes_with_its_three_accesses(self):
         ok, notes = self.judge(("vecadd_oob", "memcheck"), self.vecadd())

@@ -1,0 +1,144 @@
+/* racecheck's memory of launches: the recent launches by id, and every instrumented launch until
+ * CC_EV_LAUNCH_CHECKED says its device results were all read (the agent reads them back late,
+ * so many launches may come between a launch and its races): their callsite and stream, for the
+ * findings. Per-kernel counters feed the closing note "racecheck (adaptive mode): kernels checked
+ * 3/4, launches instrumented 6/1,200", which says plainly when nothing ran with race checks. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/grow.h"
+#include "tools/racecheck/racecheck.h"
+
+static void unread_add(rc_state *s, const rc_launch *l)
+{
+    if (s->nunread >= RC_UNREAD_MAX) { /* forget the oldest half at once */
+        size_t drop = s->nunread / 2;
+        memmove(s->unread, s->unread + drop, (s->nunread - drop) * sizeof *s->unread);
+        s->nunread -= drop;
+        s->unread_dropped += drop;
+    }
+    rc_launch *slot = CC_ARRAY_PUSH(s->unread, s->nunread, s->unread_cap);
+    if (slot != NULL) {
+        *slot = *l;
+    }
+}
+
+void rc_on_launch(rc_state *s, const cc_ev_launch *l)
+{
+    s->nlaunches++;
+    rc_launch *slot = &s->launches[l->launch_id % RC_LAUNCH_RING];
+    slot->launch_id = l->launch_id;
+    slot->callsite = l->callsite;
+    slot->stream = l->stream;
+    int instrumented = (l->flags & CC_LAUNCH_FLAG_INSTRUMENTED) != 0;
+    if (instrumented && l->launch_id != 0) {
+        unread_add(s, slot);
+    }
+    uint64_t *checked = cc_hashmap_get_or_add(&s->kernels, cc_hash_str(l->name ? l->name : ""),
+                                              0, NULL);
+    if (checked == NULL) {
+        s->kernels_overflow++;
+    }
+    if (instrumented) {
+        s->ninstrumented++;
+        if (checked != NULL && (*checked)++ == 0) {
+            s->nkernels_checked++;
+        }
+    }
+}
+
+void rc_on_launch_checked(rc_state *s, const cc_ev_launch_checked *c)
+{
+    uint64_t first = c->launch_id;
+    uint64_t last = c->last_id > first ? c->last_id : first;
+    if (first == 0) {
+        return;
+    }
+    size_t w = 0;
+    for (size_t r = 0; r < s->nunread; r++) {
+        uint64_t id = s->unread[r].launch_id;
+        if (id >= first && id <= last) {
+            if (c->result == CC_CHECKED_LOST) {
+                s->nlost++;
+            } else {
+                s->nchecked++;
+            }
+        } else {
+            s->unread[w++] = s->unread[r];
+        }
+    }
+    s->nunread = w;
+}
+
+const rc_launch *rc_find_launch(const rc_state *s, uint64_t launch_id)
+{
+    if (launch_id == 0) {
+        return NULL;
+    }
+    for (size_t i = 0; i < s->nunread; i++) {
+        if (s->unread[i].launch_id == launch_id) {
+            return &s->unread[i];
+        }
+    }
+    const rc_launch *slot = &s->launches[launch_id % RC_LAUNCH_RING];
+    return slot->launch_id == launch_id ? slot : NULL;
+}
+
+/* 1234567 -> "1,234,567" */
+static void grouped(uint64_t v, char *out, size_t len)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    size_t o = 0;
+    for (int i = 0; i < n && o + 1 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0 && o + 2 < len) {
+            out[o++] = ',';
+        }
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+}
+
+void rc_write_note(rc_state *s)
+{
+    char kc[32], kn[32], li[32], ln[32], note[512];
+    grouped(s->nkernels_checked, kc, sizeof kc);
+    grouped(s->kernels.count, kn, sizeof kn);
+    grouped(s->ninstrumented, li, sizeof li);
+    grouped(s->nlaunches, ln, sizeof ln);
+    snprintf(note, sizeof note, "racecheck (%s mode): kernels checked %s/%s, launches "
+             "instrumented %s/%s; %" PRIu64 " hazard(s) reported in %" PRIu64 " race event(s)",
+             s->adaptive ? "adaptive" : "full", kc, kn, li, ln, s->hazards, s->race_events);
+    s->host->note(s->host, note);
+    if (s->ninstrumented == 0 && s->nlaunches > 0) {
+        s->host->note(s->host, "racecheck: no launch ran with race checks, so nothing was "
+                               "checked: no findings here does not mean the kernels are free of "
+                               "races");
+    }
+    if (s->nunread > 0 || s->nlost > 0 || s->unread_dropped > 0) {
+        snprintf(note, sizeof note, "racecheck: the device results of %" PRIu64 " instrumented "
+                 "launch(es) were not all read (%zu not read by the end, %" PRIu64 " lost with "
+                 "their context, %" PRIu64 " forgotten unread): races in them may be missing",
+                 (uint64_t)s->nunread + s->nlost + s->unread_dropped, s->nunread, s->nlost,
+                 s->unread_dropped);
+        s->host->note(s->host, note);
+    }
+    if (s->kernels_overflow) {
+        snprintf(note, sizeof note, "racecheck: more than %d distinct kernels; %" PRIu64
+                 " launches were not counted per kernel", RC_KERNEL_TABLE, s->kernels_overflow);
+        s->host->note(s->host, note);
+    }
+    if (s->folds.unfolded) {
+        snprintf(note, sizeof note, "racecheck: more than %d distinct races; %" PRIu64
+                 " hazards were reported without folding", RC_FOLD_MAX, s->folds.unfolded);
+        s->host->note(s->host, note);
+    }
+}
+
+void rc_launches_free(rc_state *s)
+{
+    free(s->unread);
+    s->unread = NULL;
+    s->nunread = s->unread_cap = 0;
+}

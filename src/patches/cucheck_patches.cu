@@ -493,3 +493,22 @@ static_assert(sizeof(cc_mc_heap_block) == 24, "cc_mc_heap_block layout");
 
 #include "streamcheck_patches.cuh"
 #include "progress_patches.cuh"
+#include "racecheck_patches.cuh"
+
+static_assert(cc_same_type<decltype(&cc_rc_shared_access), SanitizerCallbackMemoryAccess>::value,
+              "racecheck shared patch signature");
+static_assert(cc_same_type<decltype(&cc_rc_remote_shared_access),
+                           SanitizerCallbackMemoryAccess>::value,
+              "racecheck remote shared patch signature");
+static_assert(cc_same_type<decltype(&cc_rc_global_access), SanitizerCallbackMemoryAccess>::value,
+              "racecheck global patch signature");
+static_assert(cc_same_type<decltype(&cc_rc_barrier), SanitizerCallbackBarrier>::value,
+              "racecheck barrier patch signature");
+static_assert(cc_same_type<decltype(&cc_rc_syncwarp), SanitizerCallbackSyncwarp>::value,
+              "racecheck syncwarp patch signature");
+static_assert(cc_same_type<decltype(&cc_rc_cluster_wait),
+                           SanitizerCallbackClusterBarrierWait>::value,
+              "racecheck cluster barrier patch signature");
+static_assert(cc_same_type<decltype(&cc_rc_cuda_barrier), SanitizerCallbackCudaBarrier>::value,
+              "racecheck mbarrier patch signature");
+static_assert(sizeof(cc_rc_gentry) == 24, "cc_rc_gentry layout");

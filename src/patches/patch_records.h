@@ -201,4 +201,98 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
  * before the grid's later instructions can fault (CUCHECK_PROGRESS_FENCE=0: without). */
 #define CC_PROGRESS_FLAG_FENCE_STARTED 0x1ull
 
+/* ---- racecheck: hazards inside one launch found on the device, only pc pairs leave it ----
+ * A checked launch gets a cc_rc_launch (device memory) as userdata. Per block (linear block id
+ * below nblocks) a region of the launch's shared shadow (device memory, zeroed before the
+ * launch): CC_RC_WARPS warp states (u32: barrier counts of the warp, below) and then one 64-bit
+ * shadow word per 4-byte word of the block's shared window (region_words of them; offsets past
+ * them are not checked). Global accesses go to the context's fixed-size hashed table
+ * (gtable, gmask + 1 entries of cc_rc_gentry, kept across launches, entries tagged with the
+ * launch's tag; a colliding address evicts: misses, never false hazards). A hazard is folded by
+ * (first pc, second pc, kind) into one of CC_RC_MAX_SITES records (pinned host memory). */
+#define CC_PATCH_FN_RC_SHARED "cc_rc_shared_access"
+#define CC_PATCH_FN_RC_REMOTE_SHARED "cc_rc_remote_shared_access" /* distributed shared memory */
+#define CC_PATCH_FN_RC_GLOBAL "cc_rc_global_access"
+#define CC_PATCH_FN_RC_BARRIER "cc_rc_barrier"                 /* __syncthreads, bar.sync */
+#define CC_PATCH_FN_RC_SYNCWARP "cc_rc_syncwarp"               /* __syncwarp (after release) */
+#define CC_PATCH_FN_RC_CLUSTER_WAIT "cc_rc_cluster_wait"       /* barrier.cluster.wait */
+#define CC_PATCH_FN_RC_CUDA_BARRIER "cc_rc_cuda_barrier"       /* mbarrier: ordering not modelled */
+
+#define CC_RC_LAUNCH_MAGIC 0x4b435243u /* "CRCK" */
+#define CC_RC_MAX_SITES 64
+#define CC_RC_WARPS 32                 /* warp states per block region (1024 threads) */
+#define CC_RC_FLAG_SHARED 0x1u         /* shared shadow present (nblocks > 0) */
+#define CC_RC_FLAG_GLOBAL 0x2u         /* global table present */
+
+/* A warp's state (u32, written by the warp's lowest active lane only): */
+#define CC_RC_WS_BAR_MASK 0xfffu       /* block barriers passed (mod 4096) */
+#define CC_RC_WS_CLUSTER_SHIFT 12      /* cluster barriers passed (mod 16) */
+#define CC_RC_WS_WARP_SHIFT 16         /* __syncwarp passed (mod 16) */
+#define CC_RC_WS_UNMODELLED 0x80000000u /* passed a partial/named barrier or used an mbarrier:
+                                        * its hazards are counted as suppressed, not reported */
+
+/* A shadow word (shared) and the state word of a global entry, 64 bits:
+ *   [0,12) block barrier count, [12,16) cluster barrier count, [16,20) __syncwarp count of the
+ *   accessor's warp, [20,30) thread (linear, in its block), [30,34) the accessor's rank in its
+ *   cluster (0 without clusters), [34,54) pc >> 4 (mod 2^20: 16 MiB of code), bit 61 written
+ *   in this interval (the fields name the writer), bit 62 read (the fields name the last
+ *   reader), bit 63 read by more than one thread. */
+#define CC_RC_SH_TID_SHIFT 20
+#define CC_RC_SH_RANK_SHIFT 30
+#define CC_RC_SH_PC_SHIFT 34
+#define CC_RC_SH_PC_BITS 20
+#define CC_RC_SH_W (1ull << 61)
+#define CC_RC_SH_R (1ull << 62)
+#define CC_RC_SH_MR (1ull << 63)
+
+/* Hazard kinds (same values as CC_RACE_* in cucheck/event.h). */
+#define CC_RC_RAW 1u
+#define CC_RC_WAR 2u
+#define CC_RC_WAW 3u
+
+/* Record flags (beyond CC_RACE_FLAG_* of cucheck/event.h, same low values). */
+#define CC_RC_REC_SAME_VALUE 0x1u
+#define CC_RC_REC_INTRA_WARP 0x2u
+#define CC_RC_REC_CLUSTER 0x4u
+#define CC_RC_REC_CROSS_BLOCK 0x100u   /* global, blocks differ: the host drops it when the
+                                        * kernel has a fence after the first access's pc */
+
+typedef struct cc_rc_gentry {   /* one global table entry, 24 bytes */
+    unsigned long long addr;    /* 4-byte word address; 0 = empty */
+    unsigned long long state;   /* shadow word as above */
+    unsigned int block;         /* linear block id of the accessor named by state */
+    unsigned int tag;           /* launch tag (cc_rc_launch.tag) */
+} cc_rc_gentry;
+
+typedef struct cc_rc_record {   /* host-visible; valid is written last */
+    uint64_t pc[2];             /* first (from the shadow: pc >> 4 << 4, low bits of the pc
+                                 * only, see CC_RC_SH_PC_BITS), second (exact) */
+    uint64_t address;           /* global: device address; shared: window offset */
+    uint32_t block[2];          /* linear block ids */
+    uint32_t thread[2];         /* linear thread ids in their blocks */
+    uint32_t size;              /* bytes of the second access */
+    uint32_t access[2];         /* CC_PATCH_ACCESS_* of each side */
+    uint32_t kind;              /* CC_RACE_RAW / WAR / WAW */
+    uint32_t flags;             /* CC_RC_REC_* */
+    uint32_t space;             /* CC_PATCH_SPACE_* */
+    uint32_t valid;
+} cc_rc_record;
+
+typedef struct cc_rc_launch {   /* device memory; uploaded whole before each checked launch */
+    uint32_t magic;
+    uint32_t flags;             /* CC_RC_FLAG_* */
+    uint32_t nblocks;           /* blocks with a region (linear id below it); others unchecked */
+    uint32_t region_words;      /* shadow words per region */
+    unsigned long long region_bytes; /* stride: CC_RC_WARPS * 4 + region_words * 8 */
+    unsigned char *smem;        /* device: the launch's shared shadow (nblocks regions) */
+    cc_rc_gentry *gtable;       /* device: the context's global table */
+    uint32_t gmask;             /* global entries - 1 (a power of two) */
+    uint32_t tag;               /* the launch's tag, 1..65535 */
+    cc_rc_record *records;      /* pinned host memory, CC_RC_MAX_SITES of them */
+    unsigned int overflow;      /* hazards that found no free record */
+    unsigned int suppressed;    /* hazards in warps with unmodelled synchronization */
+    unsigned long long keys[CC_RC_MAX_SITES]; /* 0 = free */
+    unsigned int counts[CC_RC_MAX_SITES];     /* hazards per record */
+} cc_rc_launch;
+
 #endif

@@ -7,12 +7,14 @@ extern const cc_agent_plugin cc_run_plugin;
 extern const cc_agent_plugin cc_memcheck_plugin;
 extern const cc_agent_plugin cc_streamcheck_plugin;
 extern const cc_agent_plugin cc_profile_plugin;
+extern const cc_agent_plugin cc_racecheck_plugin;
 
 static const cc_agent_plugin *const cc_plugins[] = {
     &cc_run_plugin,
     &cc_memcheck_plugin,
     &cc_streamcheck_plugin,
     &cc_profile_plugin,
+    &cc_racecheck_plugin,
 };
 
 static const cc_agent_plugin cc_no_plugin = {.tool = ""};

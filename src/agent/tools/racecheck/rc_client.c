@@ -1,0 +1,403 @@
+/* racecheck's client of the instrumentation manager (instr_internal.h): its patches (shared,
+ * distributed shared and global accesses, block barriers, __syncwarp, cluster barriers,
+ * mbarriers: racecheck_patches.cuh), its launch policy (kernel include/exclude, launch
+ * skip/count, --mode full: every launch, adaptive: --checks-per-kernel checked launches per
+ * (kernel, grid, block)), the cc_rc_launch header (the launch's shared shadow, zeroed on its
+ * stream, and the context's global table), and the drain once the launch is done: the hazard
+ * records in the slot's pinned memory become CC_EV_DEVICE_RACE events (pcs -> file:line from the
+ * module's cubin); global hazards between blocks of a kernel with a fence after the first access
+ * are dropped (fences cannot be patched: rc_kernel_code.c finds them in the kernel's code). The
+ * functions here run with cc_instr_g.lock held, but for rc_prepare and rc_fetch. */
+#include <stdlib.h>
+#include <string.h>
+#include "agent/core/agent.h"
+#include "agent/instr/instr_internal.h"
+#include "agent/tools/racecheck/rc_client.h"
+#include "core/hashmap.h"
+#include "symbols/demangle.h"
+
+#define RC_SHAPES 16384
+#define RC_FUNCS 8192
+/* The launch's shared shadow at most (bytes); past it only the first blocks are checked. */
+#define RC_SHADOW_CAP (256ull << 20)
+/* The context's global table: entries (a power of two), 24 bytes each. */
+#define RC_GLOBAL_ENTRIES (1u << 20)
+/* Shared window bytes shadowed when the launch's dynamic size is unknown. */
+#define RC_DYN_SMEM_ALLOWANCE (48u * 1024u)
+#define RC_SMEM_RESERVED 1024u /* the system's part of the window (sm_90 and later) */
+#define RC_SMEM_MAX (228u * 1024u)
+
+static cc_racecheck_config rc_cfg;
+
+static struct {
+    int ready;
+    cc_hashmap shapes, funcs;
+    cc_hashmap_slot shape_slots[RC_SHAPES], func_slots[RC_FUNCS];
+    uint64_t shape_used[CC_HASHMAP_USED_WORDS(RC_SHAPES)];
+    uint64_t func_used[CC_HASHMAP_USED_WORDS(RC_FUNCS)];
+    uint64_t capped_launches;   /* launches whose blocks were not all checked */
+    uint64_t fence_dropped;     /* cross-block global hazards ordered by a fence */
+    uint64_t suppressed;        /* hazards in warps with unmodelled synchronization */
+    uint64_t overflow;          /* hazards that found no record */
+    uint64_t lost;              /* launches whose records could not be read */
+} rc_g;
+
+/* Per context (cc_instr_ctx.client_state). */
+typedef struct rc_ctx {
+    cc_rc_gentry *gtable;       /* device memory, RC_GLOBAL_ENTRIES entries */
+    uint32_t tag;               /* the last launch's tag */
+    int clear;                  /* the table must be zeroed before the next launch */
+} rc_ctx;
+
+/* Per slot (cc_instr_slot.extra). */
+typedef struct rc_slot {
+    unsigned char *smem;        /* device memory: the launch's shared shadow */
+    size_t smem_cap;            /* bytes */
+    size_t smem_used;           /* bytes this launch uses (zeroed in rc_prepare) */
+    uint32_t grid[3], block[3];
+    uint64_t nblocks_all;
+    uint32_t nblocks;           /* checked */
+} rc_slot;
+
+/* The slot's host records: what the patches write, then the header's counts (rc_fetch). */
+typedef struct rc_host_records {
+    cc_rc_record records[CC_RC_MAX_SITES];
+    unsigned int counts[CC_RC_MAX_SITES];
+    unsigned int overflow, suppressed;
+    unsigned int counts_valid;
+} rc_host_records;
+
+static void rc_tables_ready(void)
+{
+    if (!rc_g.ready) {
+        cc_hashmap_init_fixed(&rc_g.shapes, rc_g.shape_slots, rc_g.shape_used, RC_SHAPES);
+        cc_hashmap_init_fixed(&rc_g.funcs, rc_g.func_slots, rc_g.func_used, RC_FUNCS);
+        rc_g.ready = 1;
+    }
+}
+
+/* ---- launch policy (as memcheck's) ---- */
+
+static int func_selected(CUfunction fn, const char *name)
+{
+    if (rc_cfg.kernel_include[0] == '\0' && rc_cfg.kernel_exclude[0] == '\0') {
+        return 1;
+    }
+    uint64_t key = (uint64_t)(uintptr_t)fn;
+    uint64_t *known = cc_hashmap_get(&rc_g.funcs, key);
+    if (known != NULL) {
+        return (int)*known;
+    }
+    static char dem[16384]; /* under the manager's lock, once per function */
+    cc_demangle(name != NULL ? name : "", dem, sizeof dem);
+    int selected = cc_racecheck_kernel_selected(&rc_cfg, name, dem);
+    (void)cc_hashmap_put(&rc_g.funcs, key, (uint64_t)selected);
+    return selected;
+}
+
+static uint64_t *shape_of(const Sanitizer_LaunchData *d)
+{
+    uint64_t k = cc_hash_combine(
+        cc_hash_pair((uint64_t)(uintptr_t)d->function,
+                     d->gridDim_x | (uint64_t)d->gridDim_y << 32),
+        cc_hash_pair(d->gridDim_z | (uint64_t)d->blockDim_x << 32,
+                     d->blockDim_y | (uint64_t)d->blockDim_z << 32));
+    return cc_hashmap_get_or_add(&rc_g.shapes, k, 0, NULL);
+}
+
+static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
+{
+    (void)launch;
+    cc_instr_state *g = &cc_instr_g;
+    int want = 0;
+    uint64_t *shape = NULL;
+    rc_tables_ready();
+    if (func_selected(d->function, d->functionName)) {
+        g->selected_launches++;
+        int in_window = g->selected_launches > rc_cfg.launch_skip &&
+                        (rc_cfg.launch_count == 0 || g->checked_launches < rc_cfg.launch_count);
+        if (in_window && rc_cfg.full) {
+            want = 1;
+        } else if (in_window) {
+            shape = shape_of(d);
+            want = shape != NULL && *shape < rc_cfg.checks_per_kernel;
+        }
+    }
+    int may_unpatch = !rc_cfg.full ||
+                      (rc_cfg.launch_count != 0 && g->checked_launches >= rc_cfg.launch_count);
+    if (!cc_instr_module_want(m, want, may_unpatch)) {
+        return 0;
+    }
+    if (shape != NULL) {
+        (*shape)++;
+    }
+    return 1;
+}
+
+/* ---- launch header ---- */
+
+/* Bytes of the block's shared window to shadow: the system's part, the kernel's static shared
+ * memory (its cubin's .nv.shared.<kernel> section) and the launch's dynamic shared memory (from
+ * the launch call, else an allowance). */
+static uint32_t window_bytes(const cc_instr_module *m, const char *kernel)
+{
+    uint64_t stat = m != NULL ? cc_rc_static_shared(m->cubin, m->cubin_size, kernel) : 0;
+    uint64_t dyn = 0;
+    if (!cc_rc_launch_dynamic_shared(&dyn)) {
+        dyn = RC_DYN_SMEM_ALLOWANCE;
+    }
+    uint64_t total = RC_SMEM_RESERVED + ((stat + 15u) & ~15ull) + dyn;
+    return (uint32_t)(total < RC_SMEM_MAX ? total : RC_SMEM_MAX);
+}
+
+static int rc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    rc_ctx *rx = c->client_state;
+    if (rx == NULL) {
+        rx = calloc(1, sizeof *rx);
+        if (rx == NULL) {
+            return -1;
+        }
+        __atomic_store_n(&rx->clear, 1, __ATOMIC_RELEASE);
+        c->client_state = rx;
+    }
+    rc_slot *x = c->slots[slot].extra;
+    if (x == NULL) {
+        x = calloc(1, sizeof *x);
+        if (x == NULL) {
+            return -1;
+        }
+        c->slots[slot].extra = x;
+    }
+    cc_rc_launch *hdr = out;
+    const cc_instr_module *m = cc_instr_module_find(d->module);
+    uint32_t words = window_bytes(m, d->functionName) / 4u;
+    uint64_t region = CC_RC_WARPS * sizeof(uint32_t) + (uint64_t)words * 8u;
+    x->grid[0] = d->gridDim_x, x->grid[1] = d->gridDim_y, x->grid[2] = d->gridDim_z;
+    x->block[0] = d->blockDim_x, x->block[1] = d->blockDim_y, x->block[2] = d->blockDim_z;
+    x->nblocks_all = (uint64_t)d->gridDim_x * d->gridDim_y * d->gridDim_z;
+    uint64_t fit = RC_SHADOW_CAP / region;
+    x->nblocks = (uint32_t)(x->nblocks_all < fit ? x->nblocks_all : fit);
+    x->smem_used = (size_t)(x->nblocks * region);
+    if (x->nblocks < x->nblocks_all && rc_g.capped_launches++ == 0) {
+        cc_agent_report_note("racecheck: kernel %s: only the first %u of its %llu blocks are "
+                             "checked (the shadow of a launch is kept under %llu MiB)",
+                             d->functionName != NULL ? d->functionName : "?", x->nblocks,
+                             (unsigned long long)x->nblocks_all, RC_SHADOW_CAP >> 20);
+    }
+    if (++rx->tag > 0xffffu) { /* tags wrap: old entries could pass for this launch's */
+        rx->tag = 1;
+        __atomic_store_n(&rx->clear, 1, __ATOMIC_RELEASE);
+    }
+    hdr->magic = CC_RC_LAUNCH_MAGIC;
+    hdr->flags = CC_RC_FLAG_SHARED | CC_RC_FLAG_GLOBAL;
+    hdr->nblocks = x->nblocks;
+    hdr->region_words = words;
+    hdr->region_bytes = region;
+    hdr->gmask = RC_GLOBAL_ENTRIES - 1u;
+    hdr->tag = rx->tag;
+    hdr->records = c->slots[slot].host;
+    return 0;
+}
+
+/* Without the manager's lock: the shadow buffers, zeroed on the launch's stream. */
+static int rc_prepare(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    cc_rc_launch *hdr = out;
+    rc_ctx *rx = c->client_state;
+    rc_slot *x = c->slots[slot].extra;
+    cc_rc_gentry *table = __atomic_load_n(&rx->gtable, __ATOMIC_ACQUIRE);
+    if (table == NULL) { /* the context's first checked launch; another thread may race us */
+        void *p = NULL;
+        if (sanitizerAlloc(c->ctx, &p, (size_t)RC_GLOBAL_ENTRIES * sizeof(cc_rc_gentry)) !=
+            SANITIZER_SUCCESS) {
+            return -1;
+        }
+        if (__atomic_compare_exchange_n(&rx->gtable, &table, (cc_rc_gentry *)p, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            table = p;
+        } else {
+            sanitizerFree(c->ctx, p); /* the other thread's table (in `table`) is kept */
+        }
+    }
+    if (__atomic_exchange_n(&rx->clear, 0, __ATOMIC_ACQ_REL) &&
+        sanitizerMemset(table, 0, (size_t)RC_GLOBAL_ENTRIES * sizeof(cc_rc_gentry),
+                        d->hStream) != SANITIZER_SUCCESS) {
+        return -1;
+    }
+    if (x->smem_cap < x->smem_used || x->smem == NULL) {
+        size_t cap = x->smem_used > 4096 ? x->smem_used : 4096;
+        void *p = NULL;
+        if (sanitizerAlloc(c->ctx, &p, cap) != SANITIZER_SUCCESS) {
+            return -1;
+        }
+        if (x->smem != NULL) {
+            sanitizerFree(c->ctx, x->smem); /* the slot's last launch was drained */
+        }
+        x->smem = p;
+        x->smem_cap = cap;
+    }
+    if (x->smem_used > 0 &&
+        sanitizerMemset(x->smem, 0, x->smem_used, d->hStream) != SANITIZER_SUCCESS) {
+        return -1;
+    }
+    hdr->smem = x->smem;
+    hdr->gtable = table;
+    return 0;
+}
+
+/* ---- drain ---- */
+
+static void rc_fetch(void *dev, void *host, void *extra, Sanitizer_StreamHandle hstream)
+{
+    (void)extra;
+    rc_host_records *r = host;
+    cc_rc_launch *hdr = dev;
+    r->counts_valid = 0;
+    r->counts_valid =
+        sanitizerMemcpyDeviceToHost(r->counts, hdr->counts, sizeof r->counts, hstream) ==
+            SANITIZER_SUCCESS &&
+        sanitizerMemcpyDeviceToHost(&r->overflow, &hdr->overflow, 2 * sizeof(unsigned int),
+                                    hstream) == SANITIZER_SUCCESS;
+}
+
+static uint32_t access_flags_of(uint32_t f)
+{
+    uint32_t out = 0;
+    if (f & CC_PATCH_ACCESS_READ) {
+        out |= CC_ACCESS_FLAG_READ;
+    }
+    if (f & CC_PATCH_ACCESS_WRITE) {
+        out |= CC_ACCESS_FLAG_WRITE;
+    }
+    return out;
+}
+
+/* A linear id -> x, y, z in dims. */
+static void unflatten(uint32_t id, const uint32_t dims[3], uint32_t out[3])
+{
+    uint32_t dx = dims[0] ? dims[0] : 1, dy = dims[1] ? dims[1] : 1;
+    out[0] = id % dx;
+    out[1] = (id / dx) % dy;
+    out[2] = id / (dx * dy);
+}
+
+static void side_of(cc_ev_race_side *s, cc_instr_module *m, const cc_instr_slot *slot,
+                    const char *kernel, const rc_slot *x, uint64_t pc, uint32_t block,
+                    uint32_t thread, uint32_t size, uint32_t access)
+{
+    cc_instr_resolve_pc(m, kernel, slot->function_pc, slot->function_size, pc, &s->pc, &s->file,
+                        &s->line);
+    unflatten(block, x->grid, s->block);
+    unflatten(thread, x->block, s->thread);
+    s->size = size;
+    s->flags = access_flags_of(access);
+}
+
+static int rc_drain(cc_instr_ctx *c, int slot_index, cc_instr_done *l, cc_instr_module *m,
+                    int device_ok)
+{
+    cc_instr_slot *slot = &c->slots[slot_index];
+    rc_host_records *rec = slot->host;
+    rc_slot *x = slot->extra;
+    const char *kernel = l->function_name != NULL ? l->function_name : "";
+    int have_counts = device_ok && rec->counts_valid;
+    if (!device_ok && rc_g.lost++ == 0) {
+        cc_agent_report_note("racecheck: the hazards of launch #%llu could not be read back "
+                             "(the kernel may have faulted)", (unsigned long long)l->launch_id);
+    }
+    if (have_counts) {
+        if (rec->suppressed > 0 && rc_g.suppressed == 0) {
+            cc_agent_report_note("racecheck: kernel %s: hazards in warps that passed a named or "
+                                 "partial barrier or used an mbarrier are not reported (that "
+                                 "ordering is not modelled)", kernel);
+        }
+        if (rec->overflow > 0 && rc_g.overflow == 0) {
+            cc_agent_report_note("racecheck: kernel %s: more than %d distinct pairs of racing "
+                                 "instructions in one launch; the rest are not reported",
+                                 kernel, CC_RC_MAX_SITES);
+        }
+        rc_g.overflow += rec->overflow;
+        rc_g.suppressed += rec->suppressed;
+    }
+    uint32_t n = 0;
+    for (int i = 0; i < CC_RC_MAX_SITES; i++) {
+        cc_rc_record *r = &rec->records[i];
+        if (!r->valid || x == NULL) {
+            memset(r, 0, sizeof *r);
+            continue;
+        }
+        cc_event ev;
+        cc_agent_event_init(&ev, CC_EV_DEVICE_RACE);
+        cc_ev_device_race *e = &ev.u.device_race;
+        e->launch_id = l->launch_id;
+        e->kernel = kernel;
+        e->space = r->space;
+        e->kind = r->kind;
+        e->flags = r->flags & (CC_RACE_FLAG_SAME_VALUE | CC_RACE_FLAG_INTRA_WARP |
+                               CC_RACE_FLAG_CLUSTER);
+        e->address = r->address;
+        side_of(&e->first, m, slot, kernel, x, r->pc[0], r->block[0], r->thread[0], 4u,
+                r->access[0]);
+        side_of(&e->second, m, slot, kernel, x, r->pc[1], r->block[1], r->thread[1], r->size,
+                r->access[1]);
+        e->count = have_counts && rec->counts[i] > 0 ? rec->counts[i] : 1u;
+        int fenced = (r->flags & CC_RC_REC_CROSS_BLOCK) && m != NULL &&
+                     cc_rc_fence_after(m->cubin, m->cubin_size, kernel, e->first.pc) == 1;
+        memset(r, 0, sizeof *r);
+        if (fenced) { /* a fence after the first access: taken as a release/acquire pairing */
+            if (rc_g.fence_dropped == 0) {
+                cc_agent_note("racecheck: kernel %s: global hazards between blocks are taken as "
+                              "ordered by the fence that follows the first access", kernel);
+            }
+            rc_g.fence_dropped += e->count;
+            continue;
+        }
+        cc_agent_emit(&ev);
+        n++;
+    }
+    rec->counts_valid = 0;
+    l->errors = n;
+    return 0;
+}
+
+static void rc_ctx_destroy(cc_instr_ctx *c)
+{
+    for (size_t i = 0; i < CC_INSTR_SLOTS; i++) {
+        free(c->slots[i].extra); /* device memory goes with the context */
+        c->slots[i].extra = NULL;
+    }
+    free(c->client_state);
+    c->client_state = NULL;
+}
+
+static const cc_instr_client rc_client = {
+    .name = "racecheck",
+    .classes = {{SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, CC_PATCH_FN_RC_SHARED},
+                {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, CC_PATCH_FN_RC_GLOBAL},
+                {SANITIZER_INSTRUCTION_REMOTE_SHARED_MEMORY_ACCESS, CC_PATCH_FN_RC_REMOTE_SHARED},
+                {SANITIZER_INSTRUCTION_BARRIER, CC_PATCH_FN_RC_BARRIER},
+                {SANITIZER_INSTRUCTION_SYNCWARP_RELEASE, CC_PATCH_FN_RC_SYNCWARP},
+                {SANITIZER_INSTRUCTION_CLUSTER_BARRIER_WAIT, CC_PATCH_FN_RC_CLUSTER_WAIT},
+                {SANITIZER_INSTRUCTION_CUDA_BARRIER, CC_PATCH_FN_RC_CUDA_BARRIER}},
+    .nclasses = 7,
+    .dev_bytes = sizeof(cc_rc_launch),
+    .host_bytes = sizeof(rc_host_records),
+    .deferred_drain = 1,
+    .decide = rc_decide,
+    .fill = rc_fill,
+    .prepare = rc_prepare,
+    .fetch = rc_fetch,
+    .drain = rc_drain,
+    .ctx_destroy = rc_ctx_destroy,
+};
+
+int cc_rc_config_load(const char *encoded_options, char *err, size_t errlen)
+{
+    return cc_racecheck_config_parse(&rc_cfg, encoded_options, err, errlen);
+}
+
+const cc_instr_client *cc_rc_client_init(void)
+{
+    return &rc_client;
+}

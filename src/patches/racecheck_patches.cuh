@@ -1,0 +1,491 @@
+// racecheck's device patches (patch_records.h, "racecheck"): hazards between threads of one
+// launch found on the device, with bounded shadow state and no locks. Shared memory: one 64-bit
+// shadow word per 4-byte word of the block's window in the block's region of the launch's
+// shadow (zeroed before the launch); global memory: the context's fixed-size hashed table,
+// entries tagged with the launch. Ordering: per-warp counts of block barriers, cluster barriers
+// and __syncwarp, kept in the block's region by each warp's lowest active lane (no atomics): two
+// accesses of one block are ordered when their block-barrier counts differ, of one warp also when
+// their __syncwarp counts differ or they are one instruction; accesses of different blocks of a
+// cluster when their cluster-barrier counts differ; global accesses of different blocks are
+// recorded as cross-block hazards, which the agent drops when the kernel has a fence after the
+// first access (fences cannot be patched). Atomics are neither checked nor recorded. A hazard
+// is folded by (first pc, second pc, kind) into one of CC_RC_MAX_SITES host-visible records.
+
+// Linear thread id in the block, and linear block id in the grid.
+static __device__ __forceinline__ uint32_t cc_rc_tid()
+{
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+static __device__ __forceinline__ uint32_t cc_rc_block()
+{
+    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+
+// The block's rank in its cluster (0 without clusters, or before sm_90).
+static __device__ __forceinline__ uint32_t cc_rc_rank()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t r;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+#else
+    return 0u;
+#endif
+}
+
+// Linear block id of the block of rank `rank` in this thread's cluster (own block before sm_90).
+static __device__ __forceinline__ uint32_t cc_rc_block_of_rank(uint32_t rank)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t cx, cy, ix, iy, iz;
+    asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(cx));
+    asm("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(cy));
+    asm("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(ix));
+    asm("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(iy));
+    asm("mov.u32 %0, %%cluster_ctaid.z;" : "=r"(iz));
+    uint32_t bx = blockIdx.x - ix + rank % cx;
+    uint32_t by = blockIdx.y - iy + (rank / cx) % cy;
+    uint32_t bz = blockIdx.z - iz + rank / (cx * cy);
+    return bx + gridDim.x * (by + gridDim.y * bz);
+#else
+    (void)rank;
+    return cc_rc_block();
+#endif
+}
+
+static __device__ __forceinline__ volatile uint32_t *cc_rc_warps(const cc_rc_launch *L,
+                                                                 uint32_t block)
+{
+    return (volatile uint32_t *)(L->smem + (unsigned long long)block * L->region_bytes);
+}
+
+static __device__ __forceinline__ unsigned long long *cc_rc_words(const cc_rc_launch *L,
+                                                                  uint32_t block)
+{
+    return (unsigned long long *)(L->smem + (unsigned long long)block * L->region_bytes +
+                                  CC_RC_WARPS * sizeof(uint32_t));
+}
+
+// The header if this launch is checked, else NULL.
+static __device__ __forceinline__ cc_rc_launch *cc_rc_header(void *userdata)
+{
+    cc_rc_launch *L = (cc_rc_launch *)userdata;
+    return L != nullptr && L->magic == CC_RC_LAUNCH_MAGIC ? L : nullptr;
+}
+
+// The first access's pc from its 20 stored bits, next to the second's.
+static __device__ __forceinline__ uint64_t cc_rc_pc_of(unsigned long long shadow, uint64_t pc2)
+{
+    const uint64_t span = 1ull << (CC_RC_SH_PC_BITS + 4);
+    uint64_t low = ((shadow >> CC_RC_SH_PC_SHIFT) & ((1ull << CC_RC_SH_PC_BITS) - 1ull)) << 4;
+    return (pc2 & ~(span - 1ull)) | low;
+}
+
+// Record one hazard (the slow path): dedup by (first pc, second pc, kind), the first thread
+// of a record writes its sides, every one counts.
+static __device__ __noinline__ void cc_rc_record_hazard(cc_rc_launch *L, uint64_t pc2,
+                                                        unsigned long long old, uint64_t addr,
+                                                        uint32_t block1, uint32_t block2,
+                                                        uint32_t size, uint32_t access2,
+                                                        uint32_t kind, uint32_t flags,
+                                                        uint32_t space)
+{
+    uint64_t pc1 = cc_rc_pc_of(old, pc2);
+    unsigned long long key = ((unsigned long long)((pc1 >> 4) & 0xffffffffull) << 32) |
+                             ((unsigned long long)((pc2 >> 4) & 0x3fffffffull) << 2) | kind;
+    unsigned int h = (unsigned int)(((pc1 >> 4) * 31u + (pc2 >> 4)) % CC_RC_MAX_SITES);
+    int idx = -1;
+    bool claimed = false;
+    for (unsigned int i = 0; i < CC_RC_MAX_SITES; i++) {
+        unsigned int j = (h + i) % CC_RC_MAX_SITES;
+        unsigned long long prev = atomicCAS(&L->keys[j], 0ull, key);
+        if (prev == 0ull || prev == key) {
+            idx = (int)j;
+            claimed = prev == 0ull;
+            break;
+        }
+    }
+    if (idx < 0) {
+        atomicAdd(&L->overflow, 1u);
+        return;
+    }
+    atomicAdd(&L->counts[idx], 1u);
+    if (!claimed) {
+        return;
+    }
+    cc_rc_record *r = &L->records[idx];
+    r->pc[0] = pc1;
+    r->pc[1] = pc2;
+    r->address = addr;
+    r->block[0] = block1;
+    r->block[1] = block2;
+    r->thread[0] = (uint32_t)(old >> CC_RC_SH_TID_SHIFT) & 0x3ffu;
+    r->thread[1] = cc_rc_tid();
+    r->size = size;
+    r->access[0] = (old & CC_RC_SH_W) ? CC_PATCH_ACCESS_WRITE : CC_PATCH_ACCESS_READ;
+    r->access[1] = access2;
+    r->kind = kind;
+    r->flags = flags;
+    r->space = space;
+    __threadfence_system();
+    r->valid = 1u;
+}
+
+// 1 if the `size` bytes at p equal the `size` bytes at q (sizes 1..16; a write's pData).
+static __device__ __forceinline__ bool cc_rc_same_bytes(const volatile unsigned char *p,
+                                                        const unsigned char *q, uint32_t size)
+{
+    for (uint32_t i = 0; i < size && i < 16u; i++) {
+        if (p[i] != q[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The shadow step of one word: the hazard kind of this access against the stored state (0
+// none) and the new state. me: this access's counts, thread, rank and pc fields. same: the stored
+// accessor is of this thread's block. cross: the count bits that order accesses of different
+// blocks (the cluster count for shared memory, none for global memory).
+static __device__ __forceinline__ unsigned long long
+cc_rc_step(unsigned long long old, unsigned long long me, bool same, unsigned long long cross,
+           bool write, uint32_t *kind, uint32_t *flags)
+{
+    const unsigned long long id = 0x3fffull << CC_RC_SH_TID_SHIFT; // thread and rank
+    bool any = (old & (CC_RC_SH_W | CC_RC_SH_R)) != 0ull;
+    bool overlap = any && (same ? ((old ^ me) & CC_RC_WS_BAR_MASK) == 0ull
+                                : ((old ^ me) & cross) == 0ull);
+    bool self = same && ((old ^ me) & id) == 0ull;
+    bool warp = same && (((old ^ me) >> (CC_RC_SH_TID_SHIFT + 5)) & 0x1full) == 0ull;
+    *kind = 0u;
+    *flags = 0u;
+    if (overlap && !self) {
+        bool ordered = warp && ((((old ^ me) >> CC_RC_WS_WARP_SHIFT) & 0xfull) != 0ull ||
+                                (((old ^ me) >> CC_RC_SH_PC_SHIFT) &
+                                 ((1ull << CC_RC_SH_PC_BITS) - 1ull)) == 0ull);
+        if (!ordered && (old & CC_RC_SH_W)) {
+            *kind = write ? CC_RC_WAW : CC_RC_RAW;
+        } else if (!ordered && write) {
+            *kind = CC_RC_WAR;
+        }
+        *flags = warp ? CC_RC_REC_INTRA_WARP : (same ? 0u : CC_RC_REC_CLUSTER);
+    }
+    if (write) {
+        return me | CC_RC_SH_W;
+    }
+    if (overlap && (old & CC_RC_SH_W)) {
+        return old; // the interval's writer stays named
+    }
+    if (overlap && !self) {
+        return me | CC_RC_SH_R | CC_RC_SH_MR;
+    }
+    return overlap ? old : (me | CC_RC_SH_R);
+}
+
+// This thread's warp state and the shadow fields of an access by it.
+static __device__ __forceinline__ unsigned long long cc_rc_me(uint32_t ws, uint32_t tid,
+                                                              uint32_t rank, uint64_t pc)
+{
+    return (unsigned long long)(ws & 0xfffffu) |
+           ((unsigned long long)tid << CC_RC_SH_TID_SHIFT) |
+           ((unsigned long long)(rank & 0xfu) << CC_RC_SH_RANK_SHIFT) |
+           (((pc >> 4) & ((1ull << CC_RC_SH_PC_BITS) - 1ull)) << CC_RC_SH_PC_SHIFT);
+}
+
+// A shared hazard (the slow end, called in tail position): same value, the first side's block,
+// the record.
+static __device__ __noinline__ SanitizerPatchResult
+cc_rc_report_shared(cc_rc_launch *L, uint64_t pc, unsigned long long old, uint32_t off,
+                    uint32_t size, uint32_t flags, const void *pData, uint32_t what)
+{
+    uint32_t kind = what & 0xfu, rflags = (what >> 4) & 0xfffu;
+    if (what & CC_RC_WS_UNMODELLED) {
+        atomicAdd(&L->suppressed, 1u);
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    if (kind == CC_RC_WAW && pData != nullptr && !(rflags & CC_RC_REC_CLUSTER) && size <= 8u &&
+        (off & 7u) + size <= 8u) {
+        unsigned long long cur = 0ull; // the patch runs before the store: the stored value
+        asm volatile("ld.shared.u64 %0, [%1];" : "=l"(cur) : "r"(off & ~7u));
+        if (cc_rc_same_bytes((const unsigned char *)&cur + (off & 7u),
+                             (const unsigned char *)pData, size)) {
+            rflags |= CC_RC_REC_SAME_VALUE;
+        }
+    }
+    uint32_t rank1 = (uint32_t)(old >> CC_RC_SH_RANK_SHIFT) & 0xfu;
+    uint32_t b1 = rank1 == (cc_rc_rank() & 0xfu) ? cc_rc_block() : cc_rc_block_of_rank(rank1);
+    if (b1 != cc_rc_block()) {
+        rflags |= CC_RC_REC_CLUSTER;
+    }
+    cc_rc_record_hazard(L, pc, old, off, b1, cc_rc_block(), size, flags, kind, rflags,
+                        CC_PATCH_SPACE_SHARED);
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// One word of a shared access to the window of block `target_block` at window offset `off`:
+// the shadow step, the new state stored, a hazard reported in tail position (no frame).
+static __device__ __forceinline__ SanitizerPatchResult
+cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block,
+                  uint32_t size, uint32_t flags, const void *pData, bool remote, uint32_t word,
+                  bool *hazard)
+{
+    uint32_t tid = cc_rc_tid();
+    uint32_t ws = cc_rc_warps(L, cc_rc_block())[tid >> 5];
+    uint32_t rank = cc_rc_rank() & 0xfu;
+    unsigned long long me = cc_rc_me(ws, tid, rank, pc);
+    unsigned long long *w = cc_rc_words(L, target_block) + word;
+    unsigned long long old = *w;
+    bool same = ((old >> CC_RC_SH_RANK_SHIFT) & 0xfull) == rank;
+    uint32_t kind, rflags;
+    unsigned long long nv = cc_rc_step(old, me, same, 0xfull << CC_RC_WS_CLUSTER_SHIFT,
+                                       (flags & CC_PATCH_ACCESS_WRITE) != 0u, &kind, &rflags);
+    if (nv != old) {
+        *w = nv;
+    }
+    *hazard = kind != 0u;
+    if (kind != 0u) { // one hazard per access
+        return cc_rc_report_shared(L, pc, old, off, size, flags, pData,
+                                   kind | (rflags | (remote ? CC_RC_REC_CLUSTER : 0u)) << 4 |
+                                       (ws & CC_RC_WS_UNMODELLED));
+    }
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// An 8- or 16-byte shared access: word by word, up to the first hazard.
+static __device__ __noinline__ SanitizerPatchResult
+cc_rc_shared_wide(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block,
+                  uint32_t size, uint32_t flags, const void *pData, bool remote)
+{
+    bool hazard = false;
+    for (uint32_t i = 0; i < (size >> 2) && !hazard; i++) {
+        cc_rc_shared_word(L, pc, off, target_block, size, flags, pData, remote, (off >> 2) + i,
+                          &hazard);
+    }
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// A shared access to the window of block `target_block` (this block's own for a plain shared
+// access, one of its cluster's for distributed shared memory) at window offset `off`.
+static __device__ __forceinline__ SanitizerPatchResult
+cc_rc_shared(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block, uint32_t size,
+             uint32_t flags, const void *pData, bool remote)
+{
+    uint32_t nblocks = L->nblocks;
+    if (target_block >= nblocks || cc_rc_block() >= nblocks) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    uint32_t n = size > 4u ? size >> 2 : 1u;
+    if ((off >> 2) + n > L->region_words) {
+        return SANITIZER_PATCH_SUCCESS; // past the shadowed part of the window
+    }
+    if (n > 1u) {
+        return cc_rc_shared_wide(L, pc, off, target_block, size, flags, pData, remote);
+    }
+    bool hazard;
+    return cc_rc_shared_word(L, pc, off, target_block, size, flags, pData, remote, off >> 2,
+                             &hazard);
+}
+
+static __device__ __forceinline__ bool cc_rc_atomic_or_prefetch(uint32_t flags)
+{
+    return (flags & (CC_PATCH_ACCESS_READ | CC_PATCH_ACCESS_WRITE)) ==
+               (CC_PATCH_ACCESS_READ | CC_PATCH_ACCESS_WRITE) ||
+           (flags & CC_PATCH_ACCESS_PREFETCH) != 0u;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_shared_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
+                    const void *pData)
+{
+    cc_rc_launch *L = cc_rc_header(userdata);
+    if (L == nullptr || !(L->flags & CC_RC_FLAG_SHARED) || cc_rc_atomic_or_prefetch(flags)) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    uint32_t off = (uint32_t)(uintptr_t)ptr & CC_MC_SMEM_OFFSET_MASK;
+    return cc_rc_shared(L, pc, off, cc_rc_block(), accessSize, flags, pData, false);
+}
+
+// Distributed shared memory: the window offset's bits above CC_MC_SMEM_OFFSET_MASK carry the
+// target block's rank in the cluster.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_remote_shared_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
+                           uint32_t flags, const void *pData)
+{
+    cc_rc_launch *L = cc_rc_header(userdata);
+    if (L == nullptr || !(L->flags & CC_RC_FLAG_SHARED) || cc_rc_atomic_or_prefetch(flags)) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    uint64_t a = (uint64_t)(uintptr_t)ptr;
+    uint32_t rank = (uint32_t)(a >> 24) & 0xffu;
+    if (rank >= 16u) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    return cc_rc_shared(L, pc, (uint32_t)a & CC_MC_SMEM_OFFSET_MASK, cc_rc_block_of_rank(rank),
+                        accessSize, flags, pData, rank != cc_rc_rank());
+}
+
+// A global hazard (the slow end, called in tail position).
+static __device__ __noinline__ SanitizerPatchResult
+cc_rc_report_global(cc_rc_launch *L, uint64_t pc, unsigned long long old, void *ptr,
+                    uint32_t block1, uint32_t size, uint32_t flags, const void *pData,
+                    uint32_t what)
+{
+    uint32_t kind = what & 0xfu, rflags = (what >> 4) & 0xfffu;
+    if (what & CC_RC_WS_UNMODELLED) {
+        atomicAdd(&L->suppressed, 1u);
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    rflags &= ~CC_RC_REC_CLUSTER;
+    if (kind == CC_RC_WAW && pData != nullptr &&
+        cc_rc_same_bytes((const volatile unsigned char *)ptr, (const unsigned char *)pData, size)) {
+        rflags |= CC_RC_REC_SAME_VALUE; // the patch runs before the store: the stored value
+    }
+    cc_rc_record_hazard(L, pc, old, (uint64_t)(uintptr_t)ptr, block1, cc_rc_block(), size, flags,
+                        kind, rflags, CC_PATCH_SPACE_GLOBAL);
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// One word (address a, 4-byte aligned) of a global access by this thread: the table entry's
+// step, the entry stored, a hazard reported in tail position.
+static __device__ __forceinline__ SanitizerPatchResult
+cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a, uint32_t size,
+                  uint32_t flags, const void *pData, bool *hazard)
+{
+    uint32_t block = cc_rc_block();
+    uint32_t tid = cc_rc_tid();
+    uint32_t ws = cc_rc_warps(L, block)[tid >> 5];
+    uint32_t tag = L->tag;
+    unsigned long long h = ((a >> 2) * 0x9e3779b97f4a7c15ull) >> 32;
+    cc_rc_gentry *e = &L->gtable[h & L->gmask];
+    unsigned long long ea = e->addr;
+    unsigned long long old = e->state;
+    uint32_t eblock = e->block;
+    if (ea != a || e->tag != tag) {
+        old = 0ull; // empty, another address's or another launch's: fresh
+    }
+    bool same = eblock == block;
+    uint32_t kind, rflags;
+    unsigned long long nv = cc_rc_step(old, cc_rc_me(ws, tid, 0u, pc), same, 0ull,
+                                       (flags & CC_PATCH_ACCESS_WRITE) != 0u, &kind, &rflags);
+    if (nv != old || ea != a) {
+        e->addr = a;
+        e->state = nv;
+        e->block = block;
+        e->tag = tag;
+    }
+    *hazard = kind != 0u;
+    if (kind != 0u) { // one hazard per access
+        return cc_rc_report_global(L, pc, old, ptr, same ? block : eblock, size, flags, pData,
+                                   kind | (rflags | (same ? 0u : CC_RC_REC_CROSS_BLOCK)) << 4 |
+                                       (ws & CC_RC_WS_UNMODELLED));
+    }
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// An 8- or 16-byte global access: word by word, up to the first hazard.
+static __device__ __noinline__ SanitizerPatchResult
+cc_rc_global_wide(cc_rc_launch *L, uint64_t pc, void *ptr, uint32_t size, uint32_t flags,
+                  const void *pData)
+{
+    bool hazard = false;
+    unsigned long long a = (unsigned long long)(uintptr_t)ptr & ~3ull;
+    for (uint32_t i = 0; i < (size >> 2) && !hazard; i++) {
+        cc_rc_global_word(L, pc, ptr, a + 4ull * i, size, flags, pData, &hazard);
+    }
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
+                    const void *pData)
+{
+    cc_rc_launch *L = cc_rc_header(userdata);
+    if (L == nullptr || !(L->flags & CC_RC_FLAG_GLOBAL) || cc_rc_atomic_or_prefetch(flags) ||
+        cc_rc_block() >= L->nblocks || !__isGlobal(ptr)) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    if (accessSize > 4u) {
+        return cc_rc_global_wide(L, pc, ptr, accessSize, flags, pData);
+    }
+    bool hazard;
+    return cc_rc_global_word(L, pc, ptr, (unsigned long long)(uintptr_t)ptr & ~3ull, accessSize,
+                             flags, pData, &hazard);
+}
+
+// The warp's lowest active lane adds `add` to its warp's state (in `mask`'s lanes).
+static __device__ __forceinline__ void cc_rc_warp_add(void *userdata, uint32_t mask,
+                                                      uint32_t bar, uint32_t cluster,
+                                                      uint32_t warp, uint32_t set)
+{
+    cc_rc_launch *L = cc_rc_header(userdata);
+    if (L == nullptr) {
+        return;
+    }
+    uint32_t block = cc_rc_block();
+    if (block >= L->nblocks) {
+        return;
+    }
+    uint32_t tid = cc_rc_tid();
+    uint32_t active = __activemask() & mask;
+    if (active == 0u) {
+        active = __activemask();
+    }
+    if ((tid & 31u) == (uint32_t)(__ffs((int)active) - 1)) {
+        volatile uint32_t *w = &cc_rc_warps(L, block)[tid >> 5];
+        uint32_t s = *w;
+        uint32_t b = (s + bar) & CC_RC_WS_BAR_MASK;
+        uint32_t c = ((s >> CC_RC_WS_CLUSTER_SHIFT) + cluster) & 0xfu;
+        uint32_t v = ((s >> CC_RC_WS_WARP_SHIFT) + warp) & 0xfu;
+        *w = (s & CC_RC_WS_UNMODELLED) | set | b | (c << CC_RC_WS_CLUSTER_SHIFT) |
+             (v << CC_RC_WS_WARP_SHIFT);
+        __threadfence_block();
+    }
+    __syncwarp(active);
+}
+
+// A block barrier (before it): every warp counts it; a barrier of part of the block (a named
+// barrier with a thread count, or one that may be reached unaligned) leaves the ordering
+// unmodelled in the warps that pass it.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_barrier(void *userdata, uint64_t pc, uint32_t barIndex, uint32_t threadCount,
+              uint32_t flags)
+{
+    (void)pc;
+    (void)flags;
+    uint32_t nthreads = blockDim.x * blockDim.y * blockDim.z;
+    bool partial = barIndex != 0u || (threadCount != 0u && threadCount < nthreads);
+    cc_rc_warp_add(userdata, 0xffffffffu, 1u, 0u, 0u, partial ? CC_RC_WS_UNMODELLED : 0u);
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// __syncwarp, after every lane of the mask arrived.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_syncwarp(void *userdata, uint64_t pc, uint32_t mask)
+{
+    (void)pc;
+    cc_rc_warp_add(userdata, mask, 0u, 0u, 1u, 0u);
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// barrier.cluster.wait: orders the whole cluster (and so the block).
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_cluster_wait(void *userdata, uint64_t pc)
+{
+    (void)pc;
+    cc_rc_warp_add(userdata, 0xffffffffu, 1u, 1u, 0u, 0u);
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// An mbarrier (cuda::barrier, TMA pipelines): its ordering is not modelled, so the warps that
+// use one report no hazards (they are counted as suppressed).
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_cuda_barrier(void *userdata, uint64_t pc, void *barrier, uint32_t kind, uint32_t data)
+{
+    (void)pc;
+    (void)barrier;
+    (void)kind;
+    (void)data;
+    cc_rc_warp_add(userdata, 0xffffffffu, 0u, 0u, 0u, CC_RC_WS_UNMODELLED);
+    return SANITIZER_PATCH_SUCCESS;
+}

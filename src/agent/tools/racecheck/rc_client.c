@@ -248,6 +248,8 @@ static int rc_prepare(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, 
 
 /* ---- drain ---- */
 
+/* Without the manager's lock, the launch done: the per-record counts and the header's overflow
+ * and suppressed counts into the slot's host records. */
 static void rc_fetch(void *dev, void *host, void *extra, Sanitizer_StreamHandle hstream)
 {
     (void)extra;
@@ -259,6 +261,8 @@ static void rc_fetch(void *dev, void *host, void *extra, Sanitizer_StreamHandle 
             SANITIZER_SUCCESS &&
         sanitizerMemcpyDeviceToHost(&r->overflow, &hdr->overflow, 2 * sizeof(unsigned int),
                                     hstream) == SANITIZER_SUCCESS;
+    /* A launch that finds this header later without a binding of its own must not use it. */
+    sanitizerMemset(dev, 0, sizeof(uint32_t), hstream);
 }
 
 static uint32_t access_flags_of(uint32_t f)

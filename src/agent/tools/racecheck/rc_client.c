@@ -6,13 +6,14 @@
  * stream, and the context's global table), and the drain once the launch is done: the hazard
  * records in the slot's pinned memory become CC_EV_DEVICE_RACE events (pcs -> file:line from the
  * module's cubin); global hazards between blocks of a kernel with a fence after the first access
- * are dropped (fences cannot be patched: rc_kernel_code.c finds them in the kernel's code). The
+ * are dropped (fences cannot be patched: rc_cubin.h finds them in the kernel's code). The
  * functions here run with cc_instr_g.lock held, but for rc_prepare and rc_fetch. */
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
 #include "agent/instr/instr_internal.h"
 #include "agent/tools/racecheck/rc_client.h"
+#include "agent/tools/racecheck/rc_cubin.h"
 #include "core/hashmap.h"
 #include "symbols/demangle.h"
 
@@ -136,9 +137,10 @@ static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
 
 /* ---- launch header ---- */
 
-/* Bytes of the block's shared window to shadow: the system's part, the kernel's static shared
- * memory (its cubin's .nv.shared.<kernel> section) and the launch's dynamic shared memory (from
- * the launch call, else an allowance). */
+/* Bytes of the block's shared window to shadow: up to the end of the kernel's static shared
+ * memory (its cubin's .nv.shared.<kernel> section, the system's 1 KiB included from sm_90 on; a
+ * kernel without static shared memory: that 1 KiB, which costs older GPUs 2 KiB of shadow per
+ * block), then the launch's dynamic shared memory (from the launch call, else an allowance). */
 static uint32_t window_bytes(const cc_instr_module *m, const char *kernel)
 {
     uint64_t stat = m != NULL ? cc_rc_static_shared(m->cubin, m->cubin_size, kernel) : 0;
@@ -146,7 +148,7 @@ static uint32_t window_bytes(const cc_instr_module *m, const char *kernel)
     if (!cc_rc_launch_dynamic_shared(&dyn)) {
         dyn = RC_DYN_SMEM_ALLOWANCE;
     }
-    uint64_t total = RC_SMEM_RESERVED + ((stat + 15u) & ~15ull) + dyn;
+    uint64_t total = ((stat > 0 ? stat : RC_SMEM_RESERVED) + 15u) / 16u * 16u + dyn;
     return (uint32_t)(total < RC_SMEM_MAX ? total : RC_SMEM_MAX);
 }
 

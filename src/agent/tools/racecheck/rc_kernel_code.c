@@ -1,59 +1,7 @@
-/* What racecheck's client reads about a kernel besides its launch data: the static shared memory
- * of the kernel (the size of its cubin's .nv.shared.<kernel> section), the memory fences in its
- * code (MEMBAR instructions of .text.<kernel>: fences cannot be patched, so a global hazard
- * between blocks is taken as ordered when the kernel fences after the first access), and the
- * dynamic shared memory of the launch call in progress on this thread (its API parameters). */
-#include <stdio.h>
+/* The dynamic shared memory of the launch call in progress on this thread, read from the
+ * call's parameters at its API enter (runtime or driver) for the size of racecheck's shadow. */
 #include <string.h>
 #include "agent/tools/racecheck/rc_client.h"
-#include "symbols/elf.h"
-
-/* sm_70 and later: 16-byte instructions, the opcode in the low 12 bits of the first 8 bytes. */
-#define RC_SASS_INSN 16u
-#define RC_OPCODE_MASK 0xfffu
-#define RC_OPCODE_MEMBAR 0x992u
-
-static int section_of(const void *cubin, size_t size, const char *prefix, const char *kernel,
-                      cc_elf_section *out)
-{
-    if (cubin == NULL || kernel == NULL || kernel[0] == '\0') {
-        return 0;
-    }
-    cc_elf elf;
-    char err[128];
-    if (cc_elf_open(&elf, cubin, size, err, sizeof err) != 0) {
-        return 0;
-    }
-    char name[4096];
-    int n = snprintf(name, sizeof name, "%s%s", prefix, kernel);
-    if (n < 0 || (size_t)n >= sizeof name) {
-        return 0;
-    }
-    return cc_elf_section_by_name(&elf, name, out) == 0;
-}
-
-uint64_t cc_rc_static_shared(const void *cubin, size_t size, const char *kernel)
-{
-    cc_elf_section s;
-    return section_of(cubin, size, ".nv.shared.", kernel, &s) ? s.size : 0;
-}
-
-int cc_rc_fence_after(const void *cubin, size_t size, const char *kernel, uint64_t pc)
-{
-    cc_elf_section s;
-    if (!section_of(cubin, size, ".text.", kernel, &s) || s.data == NULL) {
-        return -1;
-    }
-    for (uint64_t off = (pc / RC_SASS_INSN + 1) * RC_SASS_INSN; off + RC_SASS_INSN <= s.size;
-         off += RC_SASS_INSN) {
-        if ((cc_le64(s.data + off) & RC_OPCODE_MASK) == RC_OPCODE_MEMBAR) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* ---- the launch call in progress ---- */
 
 typedef struct rc_rt_launch_params { /* cudaLaunchKernel, cudaLaunchCooperativeKernel (+_ptsz) */
     const void *func;

@@ -234,13 +234,15 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
 /* A shadow word (shared) and the state word of a global entry, 64 bits:
  *   [0,12) block barrier count, [12,16) cluster barrier count, [16,20) __syncwarp count of the
  *   accessor's warp, [20,30) thread (linear, in its block), [30,34) the accessor's rank in its
- *   cluster (0 without clusters), [34,54) pc >> 4 (mod 2^20: 16 MiB of code), bit 61 written
+ *   cluster (0 without clusters), [34,54) pc >> 4 (mod 2^20: 16 MiB of code), [54,58) the
+ *   bytes of the word the access touched (accesses to different bytes never conflict), bit 61 written
  *   in this interval (the fields name the writer), bit 62 read (the fields name the last
  *   reader), bit 63 read by more than one thread. */
 #define CC_RC_SH_TID_SHIFT 20
 #define CC_RC_SH_RANK_SHIFT 30
 #define CC_RC_SH_PC_SHIFT 34
 #define CC_RC_SH_PC_BITS 20
+#define CC_RC_SH_BYTES_SHIFT 54
 #define CC_RC_SH_W (1ull << 61)
 #define CC_RC_SH_R (1ull << 62)
 #define CC_RC_SH_MR (1ull << 63)

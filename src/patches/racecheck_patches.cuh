@@ -153,7 +153,8 @@ cc_rc_step(unsigned long long old, unsigned long long me, bool same, unsigned lo
            bool write, uint32_t *kind, uint32_t *flags)
 {
     const unsigned long long id = 0x3fffull << CC_RC_SH_TID_SHIFT; // thread and rank
-    bool any = (old & (CC_RC_SH_W | CC_RC_SH_R)) != 0ull;
+    bool any = (old & (CC_RC_SH_W | CC_RC_SH_R)) != 0ull &&
+               ((old & me) >> CC_RC_SH_BYTES_SHIFT & 0xfull) != 0ull; // a byte in common
     bool overlap = any && (same ? ((old ^ me) & CC_RC_WS_BAR_MASK) == 0ull
                                 : ((old ^ me) & cross) == 0ull);
     bool self = same && ((old ^ me) & id) == 0ull;
@@ -183,7 +184,15 @@ cc_rc_step(unsigned long long old, unsigned long long me, bool same, unsigned lo
     return overlap ? old : (me | CC_RC_SH_R);
 }
 
-// This thread's warp state and the shadow fields of an access by it.
+// The bytes of its 4-byte word an access of `size` bytes at byte offset `addr` touches (all
+// four for a word or more).
+static __device__ __forceinline__ unsigned long long cc_rc_bytes(uint64_t addr, uint32_t size)
+{
+    unsigned long long b = size >= 4u ? 0xfull : ((1ull << size) - 1ull) << (addr & 3u);
+    return (b & 0xfull) << CC_RC_SH_BYTES_SHIFT;
+}
+
+// This thread's warp state and the shadow fields of an access by it (without its bytes).
 static __device__ __forceinline__ unsigned long long cc_rc_me(uint32_t ws, uint32_t tid,
                                                               uint32_t rank, uint64_t pc)
 {
@@ -233,7 +242,7 @@ cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_bl
     uint32_t tid = cc_rc_tid();
     uint32_t ws = cc_rc_warps(L, cc_rc_block())[tid >> 5];
     uint32_t rank = cc_rc_rank() & 0xfu;
-    unsigned long long me = cc_rc_me(ws, tid, rank, pc);
+    unsigned long long me = cc_rc_me(ws, tid, rank, pc) | cc_rc_bytes(off, size);
     unsigned long long *w = cc_rc_words(L, target_block) + word;
     unsigned long long old = *w;
     bool same = ((old >> CC_RC_SH_RANK_SHIFT) & 0xfull) == rank;
@@ -366,7 +375,9 @@ cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a,
     }
     bool same = eblock == block;
     uint32_t kind, rflags;
-    unsigned long long nv = cc_rc_step(old, cc_rc_me(ws, tid, 0u, pc), same, 0ull,
+    unsigned long long nv = cc_rc_step(old, cc_rc_me(ws, tid, 0u, pc) |
+                                                cc_rc_bytes((uint64_t)(uintptr_t)ptr, size),
+                                       same, 0ull,
                                        (flags & CC_PATCH_ACCESS_WRITE) != 0u, &kind, &rflags);
     if (nv != old || ea != a) {
         e->addr = a;

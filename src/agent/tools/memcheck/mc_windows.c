@@ -156,10 +156,15 @@ static _Atomic(CUcontext) limit_last_ctx;
 static atomic_uint limit_last_gen;
 static _Thread_local int limit_reading; /* the driver calls below come back as callbacks */
 
-void cc_mc_windows_on_api(const char *function_name, CUcontext ctx)
+void cc_mc_windows_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
+                          CUcontext ctx)
 {
-    /* cuCtxSetLimit, cudaDeviceSetLimit, cudaThreadSetLimit: a new stack limit. */
-    if (function_name != NULL && strstr(function_name, "SetLimit") != NULL) {
+    /* cuCtxSetLimit, cudaDeviceSetLimit: a new stack limit (the ids, not the names: this runs at
+     * every API exit). */
+    if ((domain == SANITIZER_CB_DOMAIN_DRIVER_API &&
+         cbid == SANITIZER_CBID_DRIVER_API_cuCtxSetLimit) ||
+        (domain == SANITIZER_CB_DOMAIN_RUNTIME_API &&
+         cbid == SANITIZER_CBID_RUNTIME_API_cudaDeviceSetLimit)) {
         atomic_fetch_add(&limit_gen, 1u);
     }
     unsigned gen = atomic_load(&limit_gen);

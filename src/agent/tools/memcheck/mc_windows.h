@@ -29,11 +29,12 @@ int cc_mc_module_needs_every_launch(const void *cubin, size_t cubin_size);
 void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
                                const void *cubin, size_t cubin_size);
 
-/* At an API exit (ctx: the call's context): a call that sets a context limit (cuCtxSetLimit,
- * cudaDeviceSetLimit) makes the cached stack limits stale; a context whose stack limit is not
+/* At an API exit (its domain and id; ctx: the call's context): a call that sets a context
+ * limit (cuCtxSetLimit, cudaDeviceSetLimit) makes the cached stack limits stale; a context whose stack limit is not
  * cached (or stale) has it read here (cuCtxGetLimit), never in a launch callback, where the
  * driver's launch lock is held. */
-void cc_mc_windows_on_api(const char *function_name, CUcontext ctx);
+void cc_mc_windows_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
+                          CUcontext ctx);
 
 /* Forget cached windows of a module being unloaded / the heap table of a context going away
  * (its memory goes with it). */

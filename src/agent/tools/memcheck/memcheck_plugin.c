@@ -51,12 +51,10 @@ static void memcheck_on_resource(Sanitizer_CallbackId cbid, const void *data)
 static void memcheck_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
                             const Sanitizer_CallbackData *d)
 {
-    (void)domain;
-    (void)cbid;
     if (d->callbackSite == SANITIZER_API_EXIT) {
         cc_mc_modvars_resolve();
         cc_mc_torch_at_api_exit();
-        cc_mc_windows_on_api(d->functionName, d->context);
+        cc_mc_windows_on_api(domain, cbid, d->context);
     }
 }
 

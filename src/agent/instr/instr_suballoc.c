@@ -99,7 +99,8 @@ uint64_t cc_suballoc_heap_register(cc_suballoc_source source, uint64_t base, uin
     return id;
 }
 
-void cc_suballoc_heap_unregister(uint64_t heap)
+/* Unregister or reset (op) a heap the book knows, and say so. */
+static void heap_change(uint64_t heap, uint32_t op)
 {
     uint64_t callsite = cc_agent_callsite();
     pthread_mutex_lock(&cc_instr_g.lock);
@@ -107,24 +108,24 @@ void cc_suballoc_heap_unregister(uint64_t heap)
     if (h != NULL) {
         uint32_t source = h->source;
         uint64_t base = h->base;
-        cc_sa_heap_unregister(book(), heap);
-        emit(CC_SUBALLOC_OP_HEAP_UNREGISTER, source, heap, base, 0, callsite);
+        if (op == CC_SUBALLOC_OP_HEAP_RESET) {
+            cc_sa_heap_reset(book(), heap);
+        } else {
+            cc_sa_heap_unregister(book(), heap);
+        }
+        emit(op, source, heap, base, 0, callsite);
     }
     pthread_mutex_unlock(&cc_instr_g.lock);
 }
 
+void cc_suballoc_heap_unregister(uint64_t heap)
+{
+    heap_change(heap, CC_SUBALLOC_OP_HEAP_UNREGISTER);
+}
+
 void cc_suballoc_heap_reset(uint64_t heap)
 {
-    uint64_t callsite = cc_agent_callsite();
-    pthread_mutex_lock(&cc_instr_g.lock);
-    const cc_sa_heap *h = cc_sa_heap_find(book(), heap);
-    if (h != NULL) {
-        uint32_t source = h->source;
-        uint64_t base = h->base;
-        cc_sa_heap_reset(book(), heap);
-        emit(CC_SUBALLOC_OP_HEAP_RESET, source, heap, base, 0, callsite);
-    }
-    pthread_mutex_unlock(&cc_instr_g.lock);
+    heap_change(heap, CC_SUBALLOC_OP_HEAP_RESET);
 }
 
 void cc_suballoc_region_register(uint64_t heap, uint64_t base, uint64_t size)

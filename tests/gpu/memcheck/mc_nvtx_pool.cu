@@ -9,57 +9,12 @@
  * region (invalid-global-write), the other two in a region that is gone (use-after-free). */
 #include "mc_common.h"
 #include <stdint.h>
-#include <nvtx3/nvToolsExtMem.h>
+#include "mc_nvtx_common.h"
 
 __global__ void iota8(uint8_t *v)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     v[i] = (uint8_t)i; /* BUG: past the region, or in a region that is gone */
-}
-
-static void region_register(nvtxDomainHandle_t d, nvtxMemHeapHandle_t heap, void *p, size_t n)
-{
-    nvtxMemVirtualRangeDesc_t r = {};
-    r.ptr = p;
-    r.size = n;
-    nvtxMemRegionsRegisterBatch_t b = {};
-    b.extCompatID = NVTX_EXT_COMPATID_MEM;
-    b.structSize = sizeof b;
-    b.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
-    b.heap = heap;
-    b.regionCount = 1;
-    b.regionDescElementSize = sizeof r;
-    b.regionDescElements = &r;
-    nvtxMemRegionsRegister(d, &b);
-}
-
-static void region_resize(nvtxDomainHandle_t d, void *p, size_t n)
-{
-    nvtxMemVirtualRangeDesc_t r = {};
-    r.ptr = p;
-    r.size = n;
-    nvtxMemRegionsResizeBatch_t b = {};
-    b.extCompatID = NVTX_EXT_COMPATID_MEM;
-    b.structSize = sizeof b;
-    b.regionType = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
-    b.regionDescCount = 1;
-    b.regionDescElementSize = sizeof r;
-    b.regionDescElements = &r;
-    nvtxMemRegionsResize(d, &b);
-}
-
-static void region_unregister(nvtxDomainHandle_t d, void *p)
-{
-    nvtxMemRegionRef_t ref;
-    ref.pointer = p;
-    nvtxMemRegionsUnregisterBatch_t b = {};
-    b.extCompatID = NVTX_EXT_COMPATID_MEM;
-    b.structSize = sizeof b;
-    b.refType = NVTX_MEM_REGION_REF_TYPE_POINTER;
-    b.refCount = 1;
-    b.refElementSize = sizeof ref;
-    b.refElements = &ref;
-    nvtxMemRegionsUnregister(d, &b);
 }
 
 int main(void)
@@ -68,17 +23,7 @@ int main(void)
     nvtxDomainHandle_t dom = nvtxDomainCreateA("mc-nvtx-pool");
     uint8_t *pool;
     CHECK(cudaMalloc((void **)&pool, pool_size));
-    nvtxMemVirtualRangeDesc_t whole = {};
-    whole.ptr = pool;
-    whole.size = pool_size;
-    nvtxMemHeapDesc_t hd = {};
-    hd.extCompatID = NVTX_EXT_COMPATID_MEM;
-    hd.structSize = sizeof hd;
-    hd.usage = NVTX_MEM_HEAP_USAGE_TYPE_SUB_ALLOCATOR;
-    hd.type = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
-    hd.typeSpecificDescSize = sizeof whole;
-    hd.typeSpecificDesc = &whole;
-    nvtxMemHeapHandle_t heap = nvtxMemHeapRegister(dom, &hd);
+    nvtxMemHeapHandle_t heap = heap_register(dom, pool, pool_size);
     /* NULL: no NVTX tool is attached (natively); the NVTX calls below are then no-ops and the
      * writes stay inside the pool, so the program behaves the same with and without a tool. */
     printf("mc_nvtx_pool: NVTX heap handle %s\n", heap == NULL ? "NULL (no NVTX tool)" : "set");

@@ -10,36 +10,14 @@
 #include <string.h>
 #include "agent/core/agent.h"
 #include "agent/instr/instr_internal.h"
+#include "agent/tools/launch_policy.h"
 #include "agent/tools/memcheck/mc_client.h"
 #include "agent/tools/memcheck/mc_windows.h"
-#include "core/hashmap.h"
-#include "symbols/demangle.h"
-
-#define CC_MC_SHAPES 16384 /* (kernel, grid, block) counters */
-#define CC_MC_FUNCS 8192   /* per-function selection cache */
 
 static cc_memcheck_config cc_mc_cfg; /* memcheck's options (cc_mc_config_load) */
-/* Fixed tables (core/hashmap.h, caller storage: no allocation on a launch), set up by
- * mc_tables_ready under the manager's lock. shapes: cc_hash_combine of (kernel, grid, block) ->
- * checked launches; funcs: CUfunction -> selected (0/1). */
-static struct {
-    int ready;
-    cc_hashmap shapes, funcs;
-    cc_hashmap_slot shape_slots[CC_MC_SHAPES], func_slots[CC_MC_FUNCS];
-    uint64_t shape_used[CC_HASHMAP_USED_WORDS(CC_MC_SHAPES)];
-    uint64_t func_used[CC_HASHMAP_USED_WORDS(CC_MC_FUNCS)];
-} cc_mc_tables;
-
-static void mc_tables_ready(void)
-{
-    if (!cc_mc_tables.ready) {
-        cc_hashmap_init_fixed(&cc_mc_tables.shapes, cc_mc_tables.shape_slots,
-                              cc_mc_tables.shape_used, CC_MC_SHAPES);
-        cc_hashmap_init_fixed(&cc_mc_tables.funcs, cc_mc_tables.func_slots,
-                              cc_mc_tables.func_used, CC_MC_FUNCS);
-        cc_mc_tables.ready = 1;
-    }
-}
+/* The selection cache and the shape counters (launch_policy.h), set up by mc_decide under the
+ * manager's lock. */
+static cc_launch_tables cc_mc_tables;
 
 /* ---- launch policy ---- */
 
@@ -49,32 +27,14 @@ static int func_selected(CUfunction fn, const char *name)
     if (cfg->kernel_include[0] == '\0' && cfg->kernel_exclude[0] == '\0') {
         return 1;
     }
-    uint64_t key = (uint64_t)(uintptr_t)fn;
-    uint64_t *known = cc_hashmap_get(&cc_mc_tables.funcs, key);
-    if (known != NULL) {
-        return (int)*known;
+    int known = cc_launch_func_known(&cc_mc_tables, fn);
+    if (known >= 0) {
+        return known;
     }
-    /* Whole names (CUTLASS-style ones run to several KiB); static: decide runs under the
-     * manager's lock, once per function. */
-    static char dem[16384];
-    cc_demangle(name != NULL ? name : "", dem, sizeof dem);
+    const char *dem = cc_launch_demangled(name); /* once per function */
     int selected = cc_memcheck_kernel_selected(cfg, name, dem);
-    (void)cc_hashmap_put(&cc_mc_tables.funcs, key, (uint64_t)selected); /* full: decided again
-                                                                           at each launch */
+    cc_launch_func_remember(&cc_mc_tables, fn, selected);
     return selected;
-}
-
-/* The checked-launch counter of the launch's (kernel, grid, block), or NULL when the table is
- * full (later new shapes are not checked). Valid until the next insertion. */
-static uint64_t *shape_of(const Sanitizer_LaunchData *d)
-{
-    /* Dimensions two to a word: two cc_hash_pair side by side, joined by one combiner step. */
-    uint64_t k = cc_hash_combine(
-        cc_hash_pair((uint64_t)(uintptr_t)d->function,
-                     d->gridDim_x | (uint64_t)d->gridDim_y << 32),
-        cc_hash_pair(d->gridDim_z | (uint64_t)d->blockDim_x << 32,
-                     d->blockDim_y | (uint64_t)d->blockDim_z << 32));
-    return cc_hashmap_get_or_add(&cc_mc_tables.shapes, k, 0, NULL);
 }
 
 static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
@@ -84,7 +44,7 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
     const cc_memcheck_config *cfg = &cc_mc_cfg;
     int want = 0;
     uint64_t *shape = NULL;
-    mc_tables_ready();
+    cc_launch_tables_ready(&cc_mc_tables);
     /* A module that calls device-side malloc/free runs checked on every launch: a heap block
      * its unchecked launches made would be unknown to the heap table later. */
     if (m != NULL && m->heap_user < 0) { /* read once per module */
@@ -98,7 +58,7 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
         if (in_window && (cfg->full || heap)) {
             want = 1;
         } else if (in_window) {
-            shape = shape_of(d);
+            shape = cc_launch_shape_of(&cc_mc_tables, d);
             want = shape != NULL && *shape < cfg->checks_per_kernel;
         }
     }

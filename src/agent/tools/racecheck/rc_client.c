@@ -12,13 +12,10 @@
 #include <string.h>
 #include "agent/core/agent.h"
 #include "agent/instr/instr_internal.h"
+#include "agent/tools/launch_policy.h"
 #include "agent/tools/racecheck/rc_client.h"
 #include "agent/tools/racecheck/rc_cubin.h"
-#include "core/hashmap.h"
-#include "symbols/demangle.h"
 
-#define RC_SHAPES 16384
-#define RC_FUNCS 8192
 /* The launch's shared shadow at most (bytes); past it only the first blocks are checked. */
 #define RC_SHADOW_CAP (256ull << 20)
 /* The context's global table: entries (a power of two), 24 bytes each. */
@@ -30,12 +27,9 @@
 
 static cc_racecheck_config rc_cfg;
 
+static cc_launch_tables rc_tables; /* the launch policy's (launch_policy.h) */
+
 static struct {
-    int ready;
-    cc_hashmap shapes, funcs;
-    cc_hashmap_slot shape_slots[RC_SHAPES], func_slots[RC_FUNCS];
-    uint64_t shape_used[CC_HASHMAP_USED_WORDS(RC_SHAPES)];
-    uint64_t func_used[CC_HASHMAP_USED_WORDS(RC_FUNCS)];
     uint64_t capped_launches;   /* launches whose blocks were not all checked */
     uint64_t fence_dropped;     /* cross-block global hazards ordered by a fence */
     uint64_t suppressed;        /* hazards in warps with unmodelled synchronization */
@@ -68,15 +62,6 @@ typedef struct rc_host_records {
     unsigned int counts_valid;
 } rc_host_records;
 
-static void rc_tables_ready(void)
-{
-    if (!rc_g.ready) {
-        cc_hashmap_init_fixed(&rc_g.shapes, rc_g.shape_slots, rc_g.shape_used, RC_SHAPES);
-        cc_hashmap_init_fixed(&rc_g.funcs, rc_g.func_slots, rc_g.func_used, RC_FUNCS);
-        rc_g.ready = 1;
-    }
-}
-
 /* ---- launch policy (as memcheck's) ---- */
 
 static int func_selected(CUfunction fn, const char *name)
@@ -84,26 +69,14 @@ static int func_selected(CUfunction fn, const char *name)
     if (rc_cfg.kernel_include[0] == '\0' && rc_cfg.kernel_exclude[0] == '\0') {
         return 1;
     }
-    uint64_t key = (uint64_t)(uintptr_t)fn;
-    uint64_t *known = cc_hashmap_get(&rc_g.funcs, key);
-    if (known != NULL) {
-        return (int)*known;
+    int known = cc_launch_func_known(&rc_tables, fn);
+    if (known >= 0) {
+        return known;
     }
-    static char dem[16384]; /* under the manager's lock, once per function */
-    cc_demangle(name != NULL ? name : "", dem, sizeof dem);
+    const char *dem = cc_launch_demangled(name); /* once per function */
     int selected = cc_racecheck_kernel_selected(&rc_cfg, name, dem);
-    (void)cc_hashmap_put(&rc_g.funcs, key, (uint64_t)selected);
+    cc_launch_func_remember(&rc_tables, fn, selected);
     return selected;
-}
-
-static uint64_t *shape_of(const Sanitizer_LaunchData *d)
-{
-    uint64_t k = cc_hash_combine(
-        cc_hash_pair((uint64_t)(uintptr_t)d->function,
-                     d->gridDim_x | (uint64_t)d->gridDim_y << 32),
-        cc_hash_pair(d->gridDim_z | (uint64_t)d->blockDim_x << 32,
-                     d->blockDim_y | (uint64_t)d->blockDim_z << 32));
-    return cc_hashmap_get_or_add(&rc_g.shapes, k, 0, NULL);
 }
 
 static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
@@ -112,7 +85,7 @@ static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
     cc_instr_state *g = &cc_instr_g;
     int want = 0;
     uint64_t *shape = NULL;
-    rc_tables_ready();
+    cc_launch_tables_ready(&rc_tables);
     if (func_selected(d->function, d->functionName)) {
         g->selected_launches++;
         int in_window = g->selected_launches > rc_cfg.launch_skip &&
@@ -120,7 +93,7 @@ static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
         if (in_window && rc_cfg.full) {
             want = 1;
         } else if (in_window) {
-            shape = shape_of(d);
+            shape = cc_launch_shape_of(&rc_tables, d);
             want = shape != NULL && *shape < rc_cfg.checks_per_kernel;
         }
     }

@@ -28,6 +28,43 @@ static _Thread_local struct {
     uint64_t bytes;
 } rc_call;
 
+/* How a launch call passes its dynamic shared memory: in its parameters, or in the launch
+ * config its first parameter points to. */
+typedef enum rc_call_form { RC_CALL_OTHER, RC_CALL_PARAMS, RC_CALL_CONFIG } rc_call_form;
+
+static rc_call_form call_form(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid)
+{
+    if (domain == SANITIZER_CB_DOMAIN_RUNTIME_API) {
+        switch (cbid) {
+        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel:
+        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz:
+        case SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel:
+        case SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel_ptsz:
+            return RC_CALL_PARAMS;
+        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC:
+        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz:
+            return RC_CALL_CONFIG;
+        default:
+            return RC_CALL_OTHER;
+        }
+    }
+    if (domain == SANITIZER_CB_DOMAIN_DRIVER_API) {
+        switch (cbid) {
+        case SANITIZER_CBID_DRIVER_API_cuLaunchKernel:
+        case SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz:
+        case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel:
+        case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz:
+            return RC_CALL_PARAMS;
+        case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx:
+        case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz:
+            return RC_CALL_CONFIG;
+        default:
+            return RC_CALL_OTHER;
+        }
+    }
+    return RC_CALL_OTHER;
+}
+
 void cc_rc_launch_call_note(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
                             const Sanitizer_CallbackData *d)
 {
@@ -38,48 +75,24 @@ void cc_rc_launch_call_note(Sanitizer_CallbackDomain domain, Sanitizer_CallbackI
         }
         return;
     }
-    if (domain == SANITIZER_CB_DOMAIN_RUNTIME_API) {
-        switch (cbid) {
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel:
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz:
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel:
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel_ptsz:
-            rc_call.bytes = ((const rc_rt_launch_params *)fp)->smem;
+    int driver = domain == SANITIZER_CB_DOMAIN_DRIVER_API;
+    switch (call_form(domain, cbid)) {
+    case RC_CALL_PARAMS:
+        rc_call.bytes = driver ? ((const rc_drv_launch_params *)fp)->smem
+                               : ((const rc_rt_launch_params *)fp)->smem;
+        rc_call.set = 1;
+        break;
+    case RC_CALL_CONFIG: {
+        const void *cfg = *(const void *const *)fp;
+        if (cfg != NULL) {
+            rc_call.bytes = driver ? ((const rc_drv_launch_config *)cfg)->smem
+                                   : ((const rc_rt_launch_config *)cfg)->smem;
             rc_call.set = 1;
-            break;
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC:
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz: {
-            const rc_rt_launch_config *cfg = *(const rc_rt_launch_config *const *)fp;
-            if (cfg != NULL) {
-                rc_call.bytes = cfg->smem;
-                rc_call.set = 1;
-            }
-            break;
         }
-        default:
-            break;
-        }
-    } else if (domain == SANITIZER_CB_DOMAIN_DRIVER_API) {
-        switch (cbid) {
-        case SANITIZER_CBID_DRIVER_API_cuLaunchKernel:
-        case SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz:
-        case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel:
-        case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz:
-            rc_call.bytes = ((const rc_drv_launch_params *)fp)->smem;
-            rc_call.set = 1;
-            break;
-        case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx:
-        case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz: {
-            const rc_drv_launch_config *cfg = *(const rc_drv_launch_config *const *)fp;
-            if (cfg != NULL) {
-                rc_call.bytes = cfg->smem;
-                rc_call.set = 1;
-            }
-            break;
-        }
-        default:
-            break;
-        }
+        break;
+    }
+    case RC_CALL_OTHER:
+        break;
     }
 }
 

@@ -1,27 +1,22 @@
 /* Parsing and validation of memcheck's options (memcheck_options.h): the one parser behind the
- * tool's check_options, its init and the agent's instrumentation manager. */
+ * tool's check_options, its init and the agent's instrumentation manager. The options every
+ * instrumenting tool shares are read by tools/instr_options.c, in the order of memcheck's help. */
 #include <stdio.h>
 #include <string.h>
 #include "tools/memcheck/memcheck_options.h"
 #include "core/kernel_filter.h"
 #include "core/option_values.h"
-#include "core/options.h"
-#include "core/suppress.h"
 
 const cc_option_spec cc_memcheck_option_specs[] = {
     {"mode", 1, "full|adaptive",
      "adaptive (default): check each kernel on its first launches per launch shape, then run "
      "its module unpatched; full: check every access of every launch"},
-    {"checks-per-kernel", 1, "N", "adaptive mode: checked launches per kernel and launch shape, 1 "
-                                  "to 1000000 (default 2)"},
+    CC_INSTR_CHECKS_PER_KERNEL_SPEC,
     {"on-error", 1, "continue|stop",
      "continue (default): report and let the program go on as it would natively; stop: the "
      "faulty warp exits before the invalid access, and the program is stopped after the launch"},
     {"leak-check", 1, "full|no", "full: report device allocations never freed (default no)"},
-    {"kernel-include", 1, "GLOB", "check only kernels whose name matches"},
-    {"kernel-exclude", 1, "GLOB", "never check kernels whose name matches"},
-    {"launch-skip", 1, "N", "do not check the first N launches of selected kernels (default 0)"},
-    {"launch-count", 1, "N", "check at most N launches (0: no limit)"},
+    CC_INSTR_SELECTION_SPECS,
     {"kernel-name", 1, "KEY=VALUE", "compute-sanitizer's filter: kne=NAME (kernel_name=) checks "
                                     "only the kernel of that mangled name, kns=TEXT "
                                     "(kernel_substring=) those whose name holds TEXT; the "
@@ -34,33 +29,45 @@ const cc_option_spec cc_memcheck_option_specs[] = {
     {NULL, 0, NULL, NULL},
 };
 
-int cc_memcheck_config_read(cc_memcheck_config *cfg, cc_option_get get, void *ctx, char *err,
-                            size_t errlen)
+/* compute-sanitizer's filters: the same globs as --kernel-include/--kernel-exclude, one way of
+ * giving each */
+static int read_cs_filters(cc_instr_config *sel, cc_option_get get, void *ctx, char *err,
+                           size_t errlen)
+{
+    const char *names[2] = {"kernel-include", "kernel-exclude"};
+    const char *cs_names[2] = {"kernel-name", "kernel-name-exclude"};
+    char *dst[2] = {sel->kernel_include, sel->kernel_exclude};
+    for (int i = 0; i < 2; i++) {
+        const char *v = get(ctx, cs_names[i]);
+        if (v == NULL) {
+            continue;
+        }
+        if (get(ctx, names[i]) != NULL) {
+            return cc_optval_refuse(cs_names[i], v, i == 0 ? "no --kernel-include beside it "
+                                    "(one filter)" : "no --kernel-exclude beside it (one filter)",
+                                    err, errlen);
+        }
+        if (cc_kernel_filter_glob(cs_names[i], v, dst[i], sizeof sel->kernel_include, err,
+                                  errlen) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* memcheck's own options and the shared ones into sel, in the order of the help text */
+static int read_options(cc_memcheck_config *cfg, cc_instr_config *sel, cc_option_get get,
+                        void *ctx, char *err, size_t errlen)
 {
     /* each list in the order of its help text */
-    static const char *const modes[] = {"full", "adaptive", NULL};
     static const char *const on_error[] = {"continue", "stop", NULL};
     static const char *const leak_check[] = {"full", "no", NULL};
-    memset(cfg, 0, sizeof *cfg);
-    cfg->checks_per_kernel = CC_MC_DEFAULT_CHECKS_PER_KERNEL;
+    static const char *const api_errors[] = {"all", "explicit", "no", NULL};
+    if (cc_instr_read_mode(sel, get, ctx, err, errlen) != 0) {
+        return -1;
+    }
     int i = 0;
-    const char *v = get(ctx, "mode");
-    if (v != NULL) {
-        if (cc_optval_choice("mode", v, modes, &i, err, errlen) != 0) {
-            return -1;
-        }
-        cfg->full = i == 0;
-    }
-    uint64_t n = 0;
-    v = get(ctx, "checks-per-kernel");
-    if (v != NULL) {
-        if (cc_optval_uint("checks-per-kernel", v, 1, CC_MC_MAX_CHECKS_PER_KERNEL, &n, err,
-                           errlen) != 0) {
-            return -1;
-        }
-        cfg->checks_per_kernel = (uint32_t)n;
-    }
-    v = get(ctx, "on-error");
+    const char *v = get(ctx, "on-error");
     if (v != NULL) {
         if (cc_optval_choice("on-error", v, on_error, &i, err, errlen) != 0) {
             return -1;
@@ -74,52 +81,31 @@ int cc_memcheck_config_read(cc_memcheck_config *cfg, cc_option_get get, void *ct
         }
         cfg->leak_check = i == 0;
     }
-    const char *names[2] = {"kernel-include", "kernel-exclude"};
-    char *dst[2] = {cfg->kernel_include, cfg->kernel_exclude};
-    for (int i = 0; i < 2; i++) {
-        v = get(ctx, names[i]);
-        if (v == NULL) {
-            continue;
-        }
-        if (cc_optval_text(names[i], v, sizeof cfg->kernel_include - 1, "a kernel name glob", err,
-                           errlen) != 0) {
-            return -1;
-        }
-        snprintf(dst[i], sizeof cfg->kernel_include, "%s", v);
+    if (cc_instr_read_kernel_globs(sel, get, ctx, err, errlen) != 0 ||
+        read_cs_filters(sel, get, ctx, err, errlen) != 0) {
+        return -1;
     }
-    /* compute-sanitizer's filters: the same globs, one way of giving each */
-    const char *cs_names[2] = {"kernel-name", "kernel-name-exclude"};
-    for (int i = 0; i < 2; i++) {
-        v = get(ctx, cs_names[i]);
-        if (v == NULL) {
-            continue;
-        }
-        if (get(ctx, names[i]) != NULL) {
-            return cc_optval_refuse(cs_names[i], v, i == 0 ? "no --kernel-include beside it "
-                                    "(one filter)" : "no --kernel-exclude beside it (one filter)",
-                                    err, errlen);
-        }
-        if (cc_kernel_filter_glob(cs_names[i], v, dst[i], sizeof cfg->kernel_include, err,
-                                  errlen) != 0) {
-            return -1;
-        }
-    }
-    static const char *const api_errors[] = {"all", "explicit", "no", NULL};
     v = get(ctx, "report-api-errors");
     if (v != NULL && cc_optval_choice("report-api-errors", v, api_errors, &i, err, errlen) != 0) {
         return -1;
     }
-    v = get(ctx, "launch-skip");
-    if (v != NULL &&
-        cc_optval_uint("launch-skip", v, 0, UINT64_MAX, &cfg->launch_skip, err, errlen) != 0) {
-        return -1;
-    }
-    v = get(ctx, "launch-count");
-    if (v != NULL &&
-        cc_optval_uint("launch-count", v, 0, UINT64_MAX, &cfg->launch_count, err, errlen) != 0) {
-        return -1;
-    }
-    return 0;
+    return cc_instr_read_launch_window(sel, get, ctx, err, errlen);
+}
+
+int cc_memcheck_config_read(cc_memcheck_config *cfg, cc_option_get get, void *ctx, char *err,
+                            size_t errlen)
+{
+    cc_instr_config sel;
+    cc_instr_config_defaults(&sel);
+    memset(cfg, 0, sizeof *cfg);
+    int rc = read_options(cfg, &sel, get, ctx, err, errlen);
+    cfg->full = sel.full;
+    cfg->checks_per_kernel = sel.checks_per_kernel;
+    memcpy(cfg->kernel_include, sel.kernel_include, sizeof cfg->kernel_include);
+    memcpy(cfg->kernel_exclude, sel.kernel_exclude, sizeof cfg->kernel_exclude);
+    cfg->launch_skip = sel.launch_skip;
+    cfg->launch_count = sel.launch_count;
+    return rc;
 }
 
 int cc_memcheck_options_check(cc_option_get get, void *ctx, char *err, size_t errlen)
@@ -128,32 +114,19 @@ int cc_memcheck_options_check(cc_option_get get, void *ctx, char *err, size_t er
     return cc_memcheck_config_read(&cfg, get, ctx, err, errlen);
 }
 
+static int read_config(void *cfg, cc_option_get get, void *ctx, char *err, size_t errlen)
+{
+    return cc_memcheck_config_read(cfg, get, ctx, err, errlen);
+}
+
 int cc_memcheck_config_parse(cc_memcheck_config *cfg, const char *encoded, char *err,
                              size_t errlen)
 {
-    cc_options *o = cc_options_parse(encoded);
-    if (o == NULL) {
-        snprintf(err, errlen, "malformed tool options");
-        return -1;
-    }
-    int rc = cc_memcheck_config_read(cfg, cc_options_getter, o, err, errlen);
-    cc_options_free(o);
-    return rc;
-}
-
-static int match_either(const char *pattern, const char *a, const char *b)
-{
-    return (a != NULL && cc_glob_match(pattern, a)) || (b != NULL && cc_glob_match(pattern, b));
+    return cc_instr_config_parse(cfg, read_config, encoded, err, errlen);
 }
 
 int cc_memcheck_kernel_selected(const cc_memcheck_config *cfg, const char *mangled,
                                 const char *demangled)
 {
-    if (cfg->kernel_include[0] != '\0' && !match_either(cfg->kernel_include, mangled, demangled)) {
-        return 0;
-    }
-    if (cfg->kernel_exclude[0] != '\0' && match_either(cfg->kernel_exclude, mangled, demangled)) {
-        return 0;
-    }
-    return 1;
+    return cc_instr_kernel_selected(cfg->kernel_include, cfg->kernel_exclude, mangled, demangled);
 }

@@ -1,23 +1,25 @@
 /* memcheck's options, parsed in one place for the CLI's up-front check, the tool (replay and
  * live) and the agent's instrumentation client (src/agent/tools/memcheck/mc_client.c), which
- * decides what runs with device checks. */
+ * decides what runs with device checks: those every instrumenting tool shares
+ * (tools/instr_options.h), --on-error, --leak-check and compute-sanitizer's spellings. */
 #ifndef CUCHECK_TOOLS_MEMCHECK_OPTIONS_H
 #define CUCHECK_TOOLS_MEMCHECK_OPTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "cucheck/tool.h"
+#include "tools/instr_options.h"
 
-#define CC_MC_DEFAULT_CHECKS_PER_KERNEL 2u
-#define CC_MC_MAX_CHECKS_PER_KERNEL 1000000u
+#define CC_MC_DEFAULT_CHECKS_PER_KERNEL CC_INSTR_DEFAULT_CHECKS_PER_KERNEL
+#define CC_MC_MAX_CHECKS_PER_KERNEL CC_INSTR_MAX_CHECKS_PER_KERNEL
 
 typedef struct cc_memcheck_config {
     int full;                   /* --mode full: every launch instrumented */
     uint32_t checks_per_kernel; /* adaptive: instrumented launches per (kernel, launch shape) */
     int stop_on_error;          /* --on-error stop */
     int leak_check;             /* --leak-check full */
-    char kernel_include[256];   /* glob over the demangled or mangled name; "" = all */
-    char kernel_exclude[256];
+    char kernel_include[CC_INSTR_GLOB_MAX]; /* glob over the demangled or mangled name; "" = all */
+    char kernel_exclude[CC_INSTR_GLOB_MAX];
     uint64_t launch_skip;       /* launches (of included kernels) not checked at first */
     uint64_t launch_count;      /* then at most this many checked; 0 = no limit */
 } cc_memcheck_config;

@@ -1,23 +1,18 @@
 /* racecheck's options, parsed in one place for the CLI's up-front check, the tool (replay and
- * live) and the agent's half of racecheck, which decides what runs with the race patches. */
+ * live) and the agent's half of racecheck, which decides what runs with the race patches.
+ * racecheck has only the options every instrumenting tool shares (tools/instr_options.h). */
 #ifndef CUCHECK_TOOLS_RACECHECK_OPTIONS_H
 #define CUCHECK_TOOLS_RACECHECK_OPTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "cucheck/tool.h"
+#include "tools/instr_options.h"
 
-#define CC_RC_DEFAULT_CHECKS_PER_KERNEL 2u
-#define CC_RC_MAX_CHECKS_PER_KERNEL 1000000u
+#define CC_RC_DEFAULT_CHECKS_PER_KERNEL CC_INSTR_DEFAULT_CHECKS_PER_KERNEL
+#define CC_RC_MAX_CHECKS_PER_KERNEL CC_INSTR_MAX_CHECKS_PER_KERNEL
 
-typedef struct cc_racecheck_config {
-    int full;                   /* --mode full: every launch instrumented */
-    uint32_t checks_per_kernel; /* adaptive: instrumented launches per (kernel, launch shape) */
-    char kernel_include[256];   /* glob over the demangled or mangled name; "" = all */
-    char kernel_exclude[256];
-    uint64_t launch_skip;       /* launches (of included kernels) not checked at first */
-    uint64_t launch_count;      /* then at most this many checked; 0 = no limit */
-} cc_racecheck_config;
+typedef cc_instr_config cc_racecheck_config;
 
 extern const cc_option_spec cc_racecheck_option_specs[];
 

@@ -15,10 +15,10 @@
 #include "core/allocmap.h"
 #include "core/modvar_map.h"
 #include "core/hashmap.h"
+#include "tools/checked_launches.h"
 #include "tools/async_error/attribution.h"
 
 #define MC_LAUNCH_RING 4096   /* recent launches remembered for their callsite, by id */
-#define MC_KERNEL_TABLE 4096  /* distinct kernels counted for the note (a power of two) */
 /* Instrumented launches waiting for their results at most (the agent has 64 slots per context,
  * so only a stream without LAUNCH_CHECKED events reaches it): past it the oldest half goes. */
 #define MC_UNREAD_MAX 65536
@@ -51,13 +51,7 @@ typedef struct mc_state {
     size_t nunread, unread_cap;
     uint64_t unread_dropped;  /* forgotten at MC_UNREAD_MAX */
     cc_async_errors *async_errors; /* sticky errors attributed to their launch, as `run` does */
-    /* Distinct kernels: the hash of the name -> its launches that ran with device checks. Fixed
-     * storage (kernel_slots, kernel_used): a launch never allocates for it. */
-    cc_hashmap kernels;
-    cc_hashmap_slot kernel_slots[MC_KERNEL_TABLE];
-    uint64_t kernel_used[CC_HASHMAP_USED_WORDS(MC_KERNEL_TABLE)];
-    uint64_t nkernels_checked, kernels_overflow;
-    uint64_t nlaunches, ninstrumented;
+    cc_checked_launches checked; /* launches and kernels that ran with device checks */
     uint64_t device_errors;   /* device_access_error events */
     uint64_t copies_checked, memsets_checked;
     int exited;               /* leaks reported already */

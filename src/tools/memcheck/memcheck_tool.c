@@ -35,7 +35,7 @@ static void *mc_init(cc_tool_host *host, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    cc_hashmap_init_fixed(&s->kernels, s->kernel_slots, s->kernel_used, MC_KERNEL_TABLE);
+    cc_checked_launches_init(&s->checked);
     s->host = host;
     s->leak_check = cfg.leak_check;
     s->adaptive = !cfg.full;

@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include "cucheck/tool.h"
 #include "core/hashmap.h"
+#include "tools/checked_launches.h"
 #include "symbols/demangle.h"
 #include "tools/racecheck/racecheck_fold.h"
 
 #define RC_LAUNCH_RING 4096   /* recent launches remembered for their callsite, by id */
-#define RC_KERNEL_TABLE 4096  /* distinct kernels counted for the note (a power of two) */
 /* Instrumented launches waiting for their results at most; past it the oldest half goes. */
 #define RC_UNREAD_MAX 65536
 
@@ -33,13 +33,8 @@ typedef struct rc_state {
     rc_launch *unread;
     size_t nunread, unread_cap;
     uint64_t unread_dropped;  /* forgotten at RC_UNREAD_MAX */
-    /* Distinct kernels: the hash of the name -> its launches that ran with race checks. Fixed
-     * storage: a launch never allocates for it. */
-    cc_hashmap kernels;
-    cc_hashmap_slot kernel_slots[RC_KERNEL_TABLE];
-    uint64_t kernel_used[CC_HASHMAP_USED_WORDS(RC_KERNEL_TABLE)];
-    uint64_t nkernels_checked, kernels_overflow;
-    uint64_t nlaunches, ninstrumented, nchecked, nlost;
+    cc_checked_launches checked; /* launches and kernels that ran with race checks */
+    uint64_t nchecked, nlost;     /* instrumented launches whose results were read, lost */
     uint64_t race_events, hazards;
 } rc_state;
 

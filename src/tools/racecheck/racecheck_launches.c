@@ -1,8 +1,9 @@
 /* racecheck's memory of launches: the recent launches by id, and every instrumented launch until
  * CC_EV_LAUNCH_CHECKED says its device results were all read (the agent reads them back late,
  * so many launches may come between a launch and its races): their callsite and stream, for the
- * findings. Per-kernel counters feed the closing note "racecheck (adaptive mode): kernels checked
- * 3/4, launches instrumented 6/1,200", which says plainly when nothing ran with race checks. */
+ * findings. The checked-launches counters (tools/checked_launches.h) feed the closing note
+ * "racecheck (adaptive mode): kernels checked 3/4, launches instrumented 6/1,200", which says
+ * plainly when nothing ran with race checks. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,6 @@ static void unread_add(rc_state *s, const rc_launch *l)
 
 void rc_on_launch(rc_state *s, const cc_ev_launch *l)
 {
-    s->nlaunches++;
     rc_launch *slot = &s->launches[l->launch_id % RC_LAUNCH_RING];
     slot->launch_id = l->launch_id;
     slot->callsite = l->callsite;
@@ -35,17 +35,7 @@ void rc_on_launch(rc_state *s, const cc_ev_launch *l)
     if (instrumented && l->launch_id != 0) {
         unread_add(s, slot);
     }
-    uint64_t *checked = cc_hashmap_get_or_add(&s->kernels, cc_hash_str(l->name ? l->name : ""),
-                                              0, NULL);
-    if (checked == NULL) {
-        s->kernels_overflow++;
-    }
-    if (instrumented) {
-        s->ninstrumented++;
-        if (checked != NULL && (*checked)++ == 0) {
-            s->nkernels_checked++;
-        }
-    }
+    cc_checked_launches_add(&s->checked, l->name, instrumented);
 }
 
 void rc_on_launch_checked(rc_state *s, const cc_ev_launch_checked *c)
@@ -85,33 +75,15 @@ const rc_launch *rc_find_launch(const rc_state *s, uint64_t launch_id)
     return slot->launch_id == launch_id ? slot : NULL;
 }
 
-/* 1234567 -> "1,234,567" */
-static void grouped(uint64_t v, char *out, size_t len)
-{
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
-    size_t o = 0;
-    for (int i = 0; i < n && o + 1 < len; i++) {
-        if (i > 0 && (n - i) % 3 == 0 && o + 2 < len) {
-            out[o++] = ',';
-        }
-        out[o++] = digits[i];
-    }
-    out[o] = '\0';
-}
-
 void rc_write_note(rc_state *s)
 {
-    char kc[32], kn[32], li[32], ln[32], note[512];
-    grouped(s->nkernels_checked, kc, sizeof kc);
-    grouped(s->kernels.count, kn, sizeof kn);
-    grouped(s->ninstrumented, li, sizeof li);
-    grouped(s->nlaunches, ln, sizeof ln);
-    snprintf(note, sizeof note, "racecheck (%s mode): kernels checked %s/%s, launches "
-             "instrumented %s/%s; %" PRIu64 " hazard(s) reported in %" PRIu64 " race event(s)",
-             s->adaptive ? "adaptive" : "full", kc, kn, li, ln, s->hazards, s->race_events);
+    char checked[160], note[512];
+    cc_checked_launches_summary(&s->checked, checked, sizeof checked);
+    snprintf(note, sizeof note, "racecheck (%s mode): %s; %" PRIu64 " hazard(s) reported in "
+             "%" PRIu64 " race event(s)", s->adaptive ? "adaptive" : "full", checked, s->hazards,
+             s->race_events);
     s->host->note(s->host, note);
-    if (s->ninstrumented == 0 && s->nlaunches > 0) {
+    if (s->checked.ninstrumented == 0 && s->checked.nlaunches > 0) {
         s->host->note(s->host, "racecheck: no launch ran with race checks, so nothing was "
                                "checked: no findings here does not mean the kernels are free of "
                                "races");
@@ -124,9 +96,7 @@ void rc_write_note(rc_state *s)
                  s->unread_dropped);
         s->host->note(s->host, note);
     }
-    if (s->kernels_overflow) {
-        snprintf(note, sizeof note, "racecheck: more than %d distinct kernels; %" PRIu64
-                 " launches were not counted per kernel", RC_KERNEL_TABLE, s->kernels_overflow);
+    if (cc_checked_launches_overflow_note(&s->checked, "racecheck", note, sizeof note)) {
         s->host->note(s->host, note);
     }
     if (s->folds.unfolded) {

@@ -22,7 +22,7 @@ static void *rc_init(cc_tool_host *host, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    cc_hashmap_init_fixed(&s->kernels, s->kernel_slots, s->kernel_used, RC_KERNEL_TABLE);
+    cc_checked_launches_init(&s->checked);
     rc_fold_init(&s->folds);
     s->host = host;
     s->adaptive = !cfg.full;

@@ -1,0 +1,64 @@
+/* The checked-launches counters of the instrumenting tools (checked_launches.h) and the text of
+ * what they counted. */
+#include <inttypes.h>
+#include <stdio.h>
+#include "tools/checked_launches.h"
+
+void cc_checked_launches_init(cc_checked_launches *c)
+{
+    cc_hashmap_init_fixed(&c->kernels, c->kernel_slots, c->kernel_used, CC_CHECKED_KERNEL_TABLE);
+    c->nkernels_checked = c->kernels_overflow = 0;
+    c->nlaunches = c->ninstrumented = 0;
+}
+
+void cc_checked_launches_add(cc_checked_launches *c, const char *name, int instrumented)
+{
+    c->nlaunches++;
+    /* launches that ran checked, by the hash of the kernel's name; NULL: table full */
+    uint64_t *checked = cc_hashmap_get_or_add(&c->kernels, cc_hash_str(name ? name : ""), 0, NULL);
+    if (checked == NULL) {
+        c->kernels_overflow++;
+    }
+    if (instrumented) {
+        c->ninstrumented++;
+        if (checked != NULL && (*checked)++ == 0) {
+            c->nkernels_checked++;
+        }
+    }
+}
+
+/* 1234567 -> "1,234,567" */
+static void grouped(uint64_t v, char *out, size_t len)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    size_t o = 0;
+    for (int i = 0; i < n && o + 1 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0 && o + 2 < len) {
+            out[o++] = ',';
+        }
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+}
+
+void cc_checked_launches_summary(const cc_checked_launches *c, char *out, size_t len)
+{
+    char kc[32], kn[32], li[32], ln[32];
+    grouped(c->nkernels_checked, kc, sizeof kc);
+    grouped(c->kernels.count, kn, sizeof kn);
+    grouped(c->ninstrumented, li, sizeof li);
+    grouped(c->nlaunches, ln, sizeof ln);
+    snprintf(out, len, "kernels checked %s/%s, launches instrumented %s/%s", kc, kn, li, ln);
+}
+
+int cc_checked_launches_overflow_note(const cc_checked_launches *c, const char *tool, char *out,
+                                      size_t len)
+{
+    if (c->kernels_overflow == 0) {
+        return 0;
+    }
+    snprintf(out, len, "%s: more than %d distinct kernels; %" PRIu64 " launches were not counted "
+             "per kernel", tool, CC_CHECKED_KERNEL_TABLE, c->kernels_overflow);
+    return 1;
+}

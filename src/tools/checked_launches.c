@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include "tools/checked_launches.h"
+#include "core/number_text.h"
 
 void cc_checked_launches_init(cc_checked_launches *c)
 {
@@ -27,28 +28,13 @@ void cc_checked_launches_add(cc_checked_launches *c, const char *name, int instr
     }
 }
 
-/* 1234567 -> "1,234,567" */
-static void grouped(uint64_t v, char *out, size_t len)
-{
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
-    size_t o = 0;
-    for (int i = 0; i < n && o + 1 < len; i++) {
-        if (i > 0 && (n - i) % 3 == 0 && o + 2 < len) {
-            out[o++] = ',';
-        }
-        out[o++] = digits[i];
-    }
-    out[o] = '\0';
-}
-
 void cc_checked_launches_summary(const cc_checked_launches *c, char *out, size_t len)
 {
     char kc[32], kn[32], li[32], ln[32];
-    grouped(c->nkernels_checked, kc, sizeof kc);
-    grouped(c->kernels.count, kn, sizeof kn);
-    grouped(c->ninstrumented, li, sizeof li);
-    grouped(c->nlaunches, ln, sizeof ln);
+    cc_grouped_digits(c->nkernels_checked, kc, sizeof kc);
+    cc_grouped_digits(c->kernels.count, kn, sizeof kn);
+    cc_grouped_digits(c->ninstrumented, li, sizeof li);
+    cc_grouped_digits(c->nlaunches, ln, sizeof ln);
     snprintf(out, len, "kernels checked %s/%s, launches instrumented %s/%s", kc, kn, li, ln);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/streamcheck/sc_coverage.h"
+#include "core/number_text.h"
 
 #define SC_COV_KERNELS 8192
 #define SC_COV_WINDOW 65536 /* recent launches remembered (by launch id) */
@@ -139,21 +140,6 @@ void sc_cov_event(sc_cov *c, const cc_event *ev)
     }
 }
 
-/* 1234567 -> "1,234,567" */
-static void grouped(uint64_t v, char *out, size_t n)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%" PRIu64, v);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 2 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0) {
-            out[o++] = ',';
-        }
-        out[o++] = digits[i];
-    }
-    out[o] = '\0';
-}
-
 void sc_cov_note(const sc_cov *c, cc_demangle_cache *names, char *out, size_t n, char *out2,
                  size_t n2)
 {
@@ -184,14 +170,14 @@ void sc_cov_note(const sc_cov *c, cc_demangle_cache *names, char *out, size_t n,
                            ? c->launches - c->with_set - c->instrumented : 0;
     /* (a launch whose learned set is empty, or whose events came after the window, counts as
      * without) */
-    grouped(c->instrumented, li, sizeof li);
-    grouped(c->launches, ln, sizeof ln);
-    grouped(c->learned, ll, sizeof ll);
-    grouped(c->inferred, lf, sizeof lf);
-    grouped(without, lnone, sizeof lnone);
-    grouped(c->graph_nodes, lg, sizeof lg);
-    grouped(c->graph_inferred, lgi, sizeof lgi);
-    grouped(c->graph_nodes >= c->graph_inferred ? c->graph_nodes - c->graph_inferred : 0, lgn,
+    cc_grouped_digits(c->instrumented, li, sizeof li);
+    cc_grouped_digits(c->launches, ln, sizeof ln);
+    cc_grouped_digits(c->learned, ll, sizeof ll);
+    cc_grouped_digits(c->inferred, lf, sizeof lf);
+    cc_grouped_digits(without, lnone, sizeof lnone);
+    cc_grouped_digits(c->graph_nodes, lg, sizeof lg);
+    cc_grouped_digits(c->graph_inferred, lgi, sizeof lgi);
+    cc_grouped_digits(c->graph_nodes >= c->graph_inferred ? c->graph_nodes - c->graph_inferred : 0, lgn,
             sizeof lgn);
     snprintf(out, n,
              "streamcheck access sets: kernels %" PRIu64 " (%" PRIu64 " learned, %" PRIu64

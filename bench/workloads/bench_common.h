@@ -3,7 +3,9 @@
  * (after warm-up), measured on the host around the launches and a final synchronize, so runs
  * with different iteration counts compare. With BENCH_MEMINFO set it also prints
  * BENCH_DEVICE_USED_MIB, the device memory in use (cudaMemGetInfo) while the workload's buffers
- * are still allocated: what the process holds, a checking tool's own memory included. */
+ * are still allocated: what the process holds, a checking tool's own memory included.
+ * BENCH_WARMUP and BENCH_ITERS replace a workload's warm-up and timed iteration counts (fewer for
+ * a very slow tool: the time per iteration still compares). */
 #ifndef CUCHECK_BENCH_COMMON_H
 #define CUCHECK_BENCH_COMMON_H
 
@@ -27,6 +29,17 @@ static inline double bench_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The count in environment variable `name` (1..1000000), else `fallback`. */
+static inline int bench_count(const char *name, int fallback)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        return fallback;
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    return (*end == '\0' && n >= 1 && n <= 1000000) ? (int)n : fallback;
 }
 
 static inline void bench_report(const char *name, double ms, int iters)

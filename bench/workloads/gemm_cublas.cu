@@ -5,7 +5,8 @@
 
 int main(void)
 {
-    const int n = 4096, warmup = 3, iters = 10;
+    const int n = 4096;
+    const int warmup = bench_count("BENCH_WARMUP", 3), iters = bench_count("BENCH_ITERS", 10);
     const float alpha = 1.0f, beta = 0.0f;
     size_t bytes = (size_t)n * n * sizeof(float);
     float *a, *b, *c;

@@ -1,6 +1,6 @@
 /* Benchmark workload: two-pass shared-memory tree reduction of 64 Mi ints (block sums, then one
  * block over the sums), 3 warm-up and 20 timed reductions; checks the result once. Prints
- * BENCH_TIME_MS per timed reduction. */
+ * BENCH_TIME_MS per timed reduction (BENCH_WARMUP, BENCH_ITERS: bench_common.h). */
 #include "bench_common.h"
 
 #define BLOCK 512
@@ -43,7 +43,8 @@ __global__ void final_sum(const long long *in, long long *out, int n)
 
 int main(void)
 {
-    const int n = 64 << 20, blocks = 2048, warmup = 3, iters = 20;
+    const int n = 64 << 20, blocks = 2048;
+    const int warmup = bench_count("BENCH_WARMUP", 3), iters = bench_count("BENCH_ITERS", 20);
     int *in;
     long long *partial, *total, result = 0;
     CHECK(cudaMalloc((void **)&in, (size_t)n * sizeof(int)));

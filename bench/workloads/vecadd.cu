@@ -12,7 +12,7 @@ __global__ void vecadd(const float *a, const float *b, float *c, int n)
 int main(void)
 {
     const int n = 64 << 20, block = 256, grid = (n + block - 1) / block;
-    const int warmup = 3, iters = 20;
+    const int warmup = bench_count("BENCH_WARMUP", 3), iters = bench_count("BENCH_ITERS", 20);
     float *a, *b, *c;
     CHECK(cudaMalloc((void **)&a, (size_t)n * sizeof(float)));
     CHECK(cudaMalloc((void **)&b, (size_t)n * sizeof(float)));

@@ -468,6 +468,45 @@ cc_floor_memcpy_async(void *userdata, uint64_t pc, void *src, uint32_t dst, uint
     return SANITIZER_PATCH_SUCCESS;
 }
 
+// racecheck's floor (CUCHECK_RC_PATCH=floor) also patches its synchronization classes.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_floor_barrier(void *userdata, uint64_t pc, uint32_t barIndex, uint32_t threadCount,
+                 uint32_t flags)
+{
+    (void)userdata, (void)pc, (void)barIndex, (void)threadCount, (void)flags;
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_floor_syncwarp(void *userdata, uint64_t pc, uint32_t mask)
+{
+    (void)userdata, (void)pc, (void)mask;
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult cc_floor_cluster_wait(void *userdata,
+                                                                             uint64_t pc)
+{
+    (void)userdata, (void)pc;
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_floor_cuda_barrier(void *userdata, uint64_t pc, void *barrier, uint32_t kind, uint32_t data)
+{
+    (void)userdata, (void)pc, (void)barrier, (void)kind, (void)data;
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+static_assert(cc_same_type<decltype(&cc_floor_barrier), SanitizerCallbackBarrier>::value,
+              "floor barrier patch signature");
+static_assert(cc_same_type<decltype(&cc_floor_syncwarp), SanitizerCallbackSyncwarp>::value,
+              "floor syncwarp patch signature");
+static_assert(cc_same_type<decltype(&cc_floor_cluster_wait),
+                           SanitizerCallbackClusterBarrierWait>::value,
+              "floor cluster barrier patch signature");
+static_assert(cc_same_type<decltype(&cc_floor_cuda_barrier), SanitizerCallbackCudaBarrier>::value,
+              "floor mbarrier patch signature");
 static_assert(cc_same_type<decltype(&cc_floor_access), SanitizerCallbackMemoryAccess>::value,
               "floor access patch signature");
 static_assert(cc_same_type<decltype(&cc_floor_memcpy_async), SanitizerCallbackMemcpyAsync>::value,
@@ -511,4 +550,4 @@ static_assert(cc_same_type<decltype(&cc_rc_cluster_wait),
               "racecheck cluster barrier patch signature");
 static_assert(cc_same_type<decltype(&cc_rc_cuda_barrier), SanitizerCallbackCudaBarrier>::value,
               "racecheck mbarrier patch signature");
-static_assert(sizeof(cc_rc_gentry) == 24, "cc_rc_gentry layout");
+static_assert(sizeof(cc_rc_gentry) == 16 && alignof(cc_rc_gentry) == 16, "cc_rc_gentry layout");

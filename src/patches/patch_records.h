@@ -33,6 +33,10 @@
  * that return at once, to measure in one run what the patched calls cost without any check. */
 #define CC_PATCH_FN_FLOOR_ACCESS "cc_floor_access"
 #define CC_PATCH_FN_FLOOR_MEMCPY_ASYNC "cc_floor_memcpy_async"
+#define CC_PATCH_FN_FLOOR_BARRIER "cc_floor_barrier"           /* racecheck's floor */
+#define CC_PATCH_FN_FLOOR_SYNCWARP "cc_floor_syncwarp"
+#define CC_PATCH_FN_FLOOR_CLUSTER_WAIT "cc_floor_cluster_wait"
+#define CC_PATCH_FN_FLOOR_CUDA_BARRIER "cc_floor_cuda_barrier"
 
 #define CC_MC_LAUNCH_MAGIC 0x4b434d43u /* "CMCK" */
 #define CC_MC_INLINE_RANGES 8          /* tables this small travel in the launch header */
@@ -206,10 +210,12 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
  * below nblocks) a region of the launch's shared shadow (device memory, zeroed before the
  * launch): CC_RC_WARPS warp states (u32: barrier counts of the warp, below) and then one 64-bit
  * shadow word per 4-byte word of the block's shared window (region_words of them; offsets past
- * them are not checked). Global accesses go to the context's fixed-size hashed table
+ * them are not checked). Global accesses go to the context's fixed-size direct-mapped table
  * (gtable, gmask + 1 entries of cc_rc_gentry, kept across launches, entries tagged with the
- * launch's tag; a colliding address evicts: misses, never false hazards). A hazard is folded by
- * (first pc, second pc, kind) into one of CC_RC_MAX_SITES records (pinned host memory). */
+ * launch's tag; a colliding address evicts: misses, never false hazards). Shadow words and
+ * entries change by compare-and-swap, so that accesses at the same moment see each other.
+ * A hazard is folded by (first pc, second pc, kind) into one of CC_RC_MAX_SITES records
+ * (pinned host memory). */
 #define CC_PATCH_FN_RC_SHARED "cc_rc_shared_access"
 #define CC_PATCH_FN_RC_REMOTE_SHARED "cc_rc_remote_shared_access" /* distributed shared memory */
 #define CC_PATCH_FN_RC_GLOBAL "cc_rc_global_access"
@@ -259,12 +265,19 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
 #define CC_RC_REC_CROSS_BLOCK 0x100u   /* global, blocks differ: the host drops it when the
                                         * kernel has a fence after the first access's pc */
 
-typedef struct cc_rc_gentry {   /* one global table entry, 24 bytes */
-    unsigned long long addr;    /* 4-byte word address; 0 = empty */
+/* One global table entry, 16 bytes, 16-aligned, updated as one 128-bit compare-and-swap on
+ * sm_90 and later (a 64-bit one of the state on older GPUs, where an access that evicts
+ * another address's entry at the moment a third thread reads it may leave a hazard unseen).
+ * The table is direct-mapped: entry (address >> 2) & gmask; the key names the rest. */
+typedef struct __attribute__((aligned(16))) cc_rc_gentry {
+    unsigned long long key;     /* 0 = empty; else CC_RC_KEY_* fields below */
     unsigned long long state;   /* shadow word as above */
-    unsigned int block;         /* linear block id of the accessor named by state */
-    unsigned int tag;           /* launch tag (cc_rc_launch.tag) */
 } cc_rc_gentry;
+#define CC_RC_KEY_BLOCK_BITS 23 /* [0,23) linear block id of the accessor named by state */
+#define CC_RC_KEY_TAG_SHIFT 23  /* [23,35) the launch's tag (cc_rc_launch.tag, 1..4095) */
+#define CC_RC_KEY_TAG_MASK 0xfffull
+#define CC_RC_KEY_ADDR_SHIFT 35 /* [35,64) address >> (2 + log2(gmask + 1)) */
+#define CC_RC_TAG_MAX 0xfffu
 
 typedef struct cc_rc_record {   /* host-visible; valid is written last */
     uint64_t pc[2];             /* first (from the shadow: pc >> 4 << 4, low bits of the pc
@@ -289,7 +302,7 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
     unsigned char *smem;        /* device: the launch's shared shadow (nblocks regions) */
     cc_rc_gentry *gtable;       /* device: the context's global table */
     uint32_t gmask;             /* global entries - 1 (a power of two) */
-    uint32_t tag;               /* the launch's tag, 1..65535 */
+    uint32_t tag;               /* the launch's tag, 1..CC_RC_TAG_MAX */
     cc_rc_record *records;      /* pinned host memory, CC_RC_MAX_SITES of them */
     unsigned int overflow;      /* hazards that found no free record */
     unsigned int suppressed;    /* hazards in warps with unmodelled synchronization */

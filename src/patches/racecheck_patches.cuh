@@ -147,12 +147,16 @@ static __device__ __forceinline__ bool cc_rc_same_bytes(const volatile unsigned 
 // The shadow step of one word: the hazard kind of this access against the stored state (0
 // none) and the new state. me: this access's counts, thread, rank and pc fields. same: the stored
 // accessor is of this thread's block. cross: the count bits that order accesses of different
-// blocks (the cluster count for shared memory, none for global memory).
+// blocks (the cluster count for shared memory, none for global memory). *renamed: the new state
+// names this access (else the stored accessor stays named). A read of a word other threads
+// read in the same interval keeps the first reader named and only adds its bytes, so that
+// repeated reads (a broadcast value) leave the word unchanged.
 static __device__ __forceinline__ unsigned long long
 cc_rc_step(unsigned long long old, unsigned long long me, bool same, unsigned long long cross,
-           bool write, uint32_t *kind, uint32_t *flags)
+           bool write, uint32_t *kind, uint32_t *flags, bool *renamed)
 {
     const unsigned long long id = 0x3fffull << CC_RC_SH_TID_SHIFT; // thread and rank
+    const unsigned long long bytes = 0xfull << CC_RC_SH_BYTES_SHIFT;
     bool any = (old & (CC_RC_SH_W | CC_RC_SH_R)) != 0ull &&
                ((old & me) >> CC_RC_SH_BYTES_SHIFT & 0xfull) != 0ull; // a byte in common
     bool overlap = any && (same ? ((old ^ me) & CC_RC_WS_BAR_MASK) == 0ull
@@ -161,6 +165,7 @@ cc_rc_step(unsigned long long old, unsigned long long me, bool same, unsigned lo
     bool warp = same && (((old ^ me) >> (CC_RC_SH_TID_SHIFT + 5)) & 0x1full) == 0ull;
     *kind = 0u;
     *flags = 0u;
+    *renamed = false;
     if (overlap && !self) {
         bool ordered = warp && ((((old ^ me) >> CC_RC_WS_WARP_SHIFT) & 0xfull) != 0ull ||
                                 (((old ^ me) >> CC_RC_SH_PC_SHIFT) &
@@ -173,15 +178,20 @@ cc_rc_step(unsigned long long old, unsigned long long me, bool same, unsigned lo
         *flags = warp ? CC_RC_REC_INTRA_WARP : (same ? 0u : CC_RC_REC_CLUSTER);
     }
     if (write) {
+        *renamed = true;
         return me | CC_RC_SH_W;
     }
     if (overlap && (old & CC_RC_SH_W)) {
         return old; // the interval's writer stays named
     }
     if (overlap && !self) {
-        return me | CC_RC_SH_R | CC_RC_SH_MR;
+        return old | (me & bytes) | CC_RC_SH_R | CC_RC_SH_MR;
     }
-    return overlap ? old : (me | CC_RC_SH_R);
+    if (overlap) {
+        return old;
+    }
+    *renamed = true;
+    return me | CC_RC_SH_R;
 }
 
 // The bytes of its 4-byte word an access of `size` bytes at byte offset `addr` touches (all
@@ -232,8 +242,23 @@ cc_rc_report_shared(cc_rc_launch *L, uint64_t pc, unsigned long long old, uint32
     return SANITIZER_PATCH_SUCCESS;
 }
 
+// The step of a shared shadow word against `old`: `same` from the stored rank.
+static __device__ __forceinline__ unsigned long long
+cc_rc_shared_step(unsigned long long old, unsigned long long me, uint32_t rank, bool write,
+                  uint32_t *kind, uint32_t *rflags)
+{
+    bool same = ((old >> CC_RC_SH_RANK_SHIFT) & 0xfull) == rank, renamed;
+    return cc_rc_step(old, me, same, 0xfull << CC_RC_WS_CLUSTER_SHIFT, write, kind, rflags,
+                      &renamed);
+}
+
+// Compare-and-swap rounds before an update gives up (an unseen hazard, never a false one).
+#define CC_RC_CAS_TRIES 16
+
 // One word of a shared access to the window of block `target_block` at window offset `off`:
-// the shadow step, the new state stored, a hazard reported in tail position (no frame).
+// the shadow step, the new state stored atomically (a write's new state does not depend on the
+// old one: one exchange; a read's does: compare-and-swap, and none when the word stays as it
+// is), a hazard reported in tail position (no frame).
 static __device__ __forceinline__ SanitizerPatchResult
 cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block,
                   uint32_t size, uint32_t flags, const void *pData, bool remote, uint32_t word,
@@ -244,13 +269,26 @@ cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_bl
     uint32_t rank = cc_rc_rank() & 0xfu;
     unsigned long long me = cc_rc_me(ws, tid, rank, pc) | cc_rc_bytes(off, size);
     unsigned long long *w = cc_rc_words(L, target_block) + word;
-    unsigned long long old = *w;
-    bool same = ((old >> CC_RC_SH_RANK_SHIFT) & 0xfull) == rank;
+    bool write = (flags & CC_PATCH_ACCESS_WRITE) != 0u;
     uint32_t kind, rflags;
-    unsigned long long nv = cc_rc_step(old, me, same, 0xfull << CC_RC_WS_CLUSTER_SHIFT,
-                                       (flags & CC_PATCH_ACCESS_WRITE) != 0u, &kind, &rflags);
-    if (nv != old) {
-        *w = nv;
+    unsigned long long old;
+    if (write) {
+        old = atomicExch(w, me | CC_RC_SH_W);
+        (void)cc_rc_shared_step(old, me, rank, true, &kind, &rflags);
+    } else {
+        old = *(volatile unsigned long long *)w;
+        for (int i = 0; i < CC_RC_CAS_TRIES; i++) {
+            unsigned long long nv = cc_rc_shared_step(old, me, rank, false, &kind, &rflags);
+            if (nv == old) {
+                break;
+            }
+            unsigned long long prev = atomicCAS(w, old, nv);
+            if (prev == old) {
+                break;
+            }
+            old = prev;
+            kind = 0u;
+        }
     }
     *hazard = kind != 0u;
     if (kind != 0u) { // one hazard per access
@@ -355,40 +393,88 @@ cc_rc_report_global(cc_rc_launch *L, uint64_t pc, unsigned long long old, void *
     return SANITIZER_PATCH_SUCCESS;
 }
 
-// One word (address a, 4-byte aligned) of a global access by this thread: the table entry's
-// step, the entry stored, a hazard reported in tail position.
+// The entry {key, state} at e replaced by {nk, ns} if it still is {k, s}: true, else false.
+// One 128-bit compare-and-swap on sm_90 and later; before, the state's 64-bit one and then the
+// key. A function of its own, so that the 128-bit operands do not weigh on the caller's
+// registers (the patch's frame).
+static __device__ __noinline__ bool cc_rc_entry_cas(cc_rc_gentry *e, unsigned long long k,
+                                                    unsigned long long s, unsigned long long nk,
+                                                    unsigned long long ns)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned long long gk, gs;
+    asm volatile("{\n\t.reg .b128 cmp, val, got;\n\t"
+                 "mov.b128 cmp, {%2, %3};\n\t"
+                 "mov.b128 val, {%4, %5};\n\t"
+                 "atom.global.cas.b128 got, [%6], cmp, val;\n\t"
+                 "mov.b128 {%0, %1}, got;\n\t}"
+                 : "=l"(gk), "=l"(gs)
+                 : "l"(k), "l"(s), "l"(nk), "l"(ns), "l"(e)
+                 : "memory");
+    return gk == k && gs == s;
+#else
+    if (atomicCAS(&e->state, s, ns) != s) {
+        return false;
+    }
+    if (nk != k) {
+        *(volatile unsigned long long *)&e->key = nk;
+    }
+    return true;
+#endif
+}
+
+// The entry as it is now (key, state).
+static __device__ __forceinline__ void cc_rc_entry_load(const cc_rc_gentry *e,
+                                                        unsigned long long *k,
+                                                        unsigned long long *s)
+{
+    asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(*k), "=l"(*s) : "l"(e));
+}
+
+// One word (address a, 4-byte aligned) of a global access by this thread: the entry's step,
+// the entry replaced atomically when it changes (and confirmed unchanged when it does not but
+// the step found a hazard), a hazard reported in tail position.
 static __device__ __forceinline__ SanitizerPatchResult
 cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a, uint32_t size,
                   uint32_t flags, const void *pData, bool *hazard)
 {
+    const unsigned long long block_mask = (1ull << CC_RC_KEY_BLOCK_BITS) - 1ull;
     uint32_t block = cc_rc_block();
     uint32_t tid = cc_rc_tid();
     uint32_t ws = cc_rc_warps(L, block)[tid >> 5];
-    uint32_t tag = L->tag;
-    unsigned long long h = ((a >> 2) * 0x9e3779b97f4a7c15ull) >> 32;
-    cc_rc_gentry *e = &L->gtable[h & L->gmask];
-    unsigned long long ea = e->addr;
-    unsigned long long old = e->state;
-    uint32_t eblock = e->block;
-    if (ea != a || e->tag != tag) {
-        old = 0ull; // empty, another address's or another launch's: fresh
-    }
-    bool same = eblock == block;
-    uint32_t kind, rflags;
-    unsigned long long nv = cc_rc_step(old, cc_rc_me(ws, tid, 0u, pc) |
-                                                cc_rc_bytes((uint64_t)(uintptr_t)ptr, size),
-                                       same, 0ull,
-                                       (flags & CC_PATCH_ACCESS_WRITE) != 0u, &kind, &rflags);
-    if (nv != old || ea != a) {
-        e->addr = a;
-        e->state = nv;
-        e->block = block;
-        e->tag = tag;
+    cc_rc_gentry *e = &L->gtable[(a >> 2) & L->gmask];
+    unsigned long long base =
+        ((a >> (2 + __popc(L->gmask))) << CC_RC_KEY_ADDR_SHIFT) |
+        (((unsigned long long)L->tag & CC_RC_KEY_TAG_MASK) << CC_RC_KEY_TAG_SHIFT);
+    unsigned long long me = cc_rc_me(ws & ~(0xfu << CC_RC_WS_CLUSTER_SHIFT), tid, 0u, pc) |
+                            cc_rc_bytes((uint64_t)(uintptr_t)ptr, size);
+    bool write = (flags & CC_PATCH_ACCESS_WRITE) != 0u;
+    unsigned long long k, s, old = 0ull;
+    cc_rc_entry_load(e, &k, &s);
+    uint32_t kind = 0u, rflags = 0u, eblock = block;
+    for (int i = 0; i < CC_RC_CAS_TRIES; i++) {
+        bool match = (k & ~block_mask) == base; // else empty, another address's or launch's
+        old = match ? s : 0ull;
+        eblock = match ? (uint32_t)(k & block_mask) : block;
+        bool renamed;
+        unsigned long long nv = cc_rc_step(old, me, eblock == block, 0ull, write, &kind,
+                                           &rflags, &renamed);
+        unsigned long long nk = renamed || !match ? (base | block) : k;
+        if (match && nv == old && nk == k && kind == 0u) {
+            break; // unchanged, nothing to report
+        }
+        if (cc_rc_entry_cas(e, k, s, nk, nv)) {
+            break;
+        }
+        cc_rc_entry_load(e, &k, &s);
+        kind = 0u;
     }
     *hazard = kind != 0u;
     if (kind != 0u) { // one hazard per access
-        return cc_rc_report_global(L, pc, old, ptr, same ? block : eblock, size, flags, pData,
-                                   kind | (rflags | (same ? 0u : CC_RC_REC_CROSS_BLOCK)) << 4 |
+        return cc_rc_report_global(L, pc, old, ptr, eblock, size, flags, pData,
+                                   kind | (rflags | (eblock == block ? 0u
+                                                                     : CC_RC_REC_CROSS_BLOCK))
+                                                  << 4 |
                                        (ws & CC_RC_WS_UNMODELLED));
     }
     return SANITIZER_PATCH_SUCCESS;

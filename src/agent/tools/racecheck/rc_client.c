@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
+#include "agent/core/agent_knobs.h"
 #include "agent/instr/instr_internal.h"
 #include "agent/tools/launch_policy.h"
 #include "agent/tools/racecheck/rc_client.h"
@@ -18,7 +19,7 @@
 
 /* The launch's shared shadow at most (bytes); past it only the first blocks are checked. */
 #define RC_SHADOW_CAP (256ull << 20)
-/* The context's global table: entries (a power of two), 24 bytes each. */
+/* The context's global table: entries (a power of two), 16 bytes each. */
 #define RC_GLOBAL_ENTRIES (1u << 20)
 /* Shared window bytes shadowed when the launch's dynamic size is unknown. */
 #define RC_DYN_SMEM_ALLOWANCE (48u * 1024u)
@@ -152,6 +153,9 @@ static int rc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     x->block[0] = d->blockDim_x, x->block[1] = d->blockDim_y, x->block[2] = d->blockDim_z;
     x->nblocks_all = (uint64_t)d->gridDim_x * d->gridDim_y * d->gridDim_z;
     uint64_t fit = RC_SHADOW_CAP / region;
+    if (fit > (1ull << CC_RC_KEY_BLOCK_BITS)) { /* a global entry names blocks below it */
+        fit = 1ull << CC_RC_KEY_BLOCK_BITS;
+    }
     x->nblocks = (uint32_t)(x->nblocks_all < fit ? x->nblocks_all : fit);
     x->smem_used = (size_t)(x->nblocks * region);
     if (x->nblocks < x->nblocks_all && rc_g.capped_launches++ == 0) {
@@ -160,7 +164,7 @@ static int rc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
                              d->functionName != NULL ? d->functionName : "?", x->nblocks,
                              (unsigned long long)x->nblocks_all, RC_SHADOW_CAP >> 20);
     }
-    if (++rx->tag > 0xffffu) { /* tags wrap: old entries could pass for this launch's */
+    if (++rx->tag > CC_RC_TAG_MAX) { /* tags wrap: old entries could pass for this launch's */
         rx->tag = 1;
         __atomic_store_n(&rx->clear, 1, __ATOMIC_RELEASE);
     }
@@ -376,7 +380,47 @@ int cc_rc_config_load(const char *encoded_options, char *err, size_t errlen)
     return cc_racecheck_config_parse(&rc_cfg, encoded_options, err, errlen);
 }
 
+/* CUCHECK_RC_PATCH=floor: the same instruction classes patched with functions that return at
+ * once and no shadow prepared (a measuring aid: what the patched calls alone cost,
+ * bench/racecheck_floor.sh, docs/racecheck.md). */
+static int rc_prepare_floor(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    (void)c, (void)slot, (void)d;
+    cc_rc_launch *hdr = out;
+    hdr->flags = 0;
+    hdr->smem = NULL;
+    hdr->gtable = NULL;
+    return 0;
+}
+
+static const cc_instr_client rc_floor_client = {
+    .name = "racecheck",
+    .classes = {{SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, CC_PATCH_FN_FLOOR_ACCESS},
+                {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, CC_PATCH_FN_FLOOR_ACCESS},
+                {SANITIZER_INSTRUCTION_REMOTE_SHARED_MEMORY_ACCESS, CC_PATCH_FN_FLOOR_ACCESS},
+                {SANITIZER_INSTRUCTION_BARRIER, CC_PATCH_FN_FLOOR_BARRIER},
+                {SANITIZER_INSTRUCTION_SYNCWARP_RELEASE, CC_PATCH_FN_FLOOR_SYNCWARP},
+                {SANITIZER_INSTRUCTION_CLUSTER_BARRIER_WAIT, CC_PATCH_FN_FLOOR_CLUSTER_WAIT},
+                {SANITIZER_INSTRUCTION_CUDA_BARRIER, CC_PATCH_FN_FLOOR_CUDA_BARRIER}},
+    .nclasses = 7,
+    .dev_bytes = sizeof(cc_rc_launch),
+    .host_bytes = sizeof(rc_host_records),
+    .deferred_drain = 1,
+    .decide = rc_decide,
+    .fill = rc_fill,
+    .prepare = rc_prepare_floor,
+    .fetch = rc_fetch,
+    .drain = rc_drain,
+    .ctx_destroy = rc_ctx_destroy,
+};
+
 const cc_instr_client *cc_rc_client_init(void)
 {
+    const char *v = cc_knob_get(CC_KNOB_RC_PATCH);
+    if (v != NULL && strcmp(v, "floor") == 0) {
+        cc_agent_note("racecheck: CUCHECK_RC_PATCH=floor: shared and global accesses and "
+                      "synchronization are patched with empty functions; nothing is checked");
+        return &rc_floor_client;
+    }
     return &rc_client;
 }

@@ -67,6 +67,17 @@ static __device__ __forceinline__ unsigned long long *cc_rc_words(const cc_rc_la
                                   CC_RC_WARPS * sizeof(uint32_t));
 }
 
+// This thread's warp state: written by its own warp only (cc_rc_warp_add), so a block-scope load
+// suffices, which the SM's L1 can serve (a volatile load would go to L2 on every access).
+static __device__ __forceinline__ uint32_t cc_rc_my_warp_state(const cc_rc_launch *L,
+                                                               uint32_t block, uint32_t tid)
+{
+    uint32_t v;
+    const volatile uint32_t *p = cc_rc_warps(L, block) + (tid >> 5);
+    asm volatile("ld.relaxed.cta.global.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+
 // The header if this launch is checked, else NULL.
 static __device__ __forceinline__ cc_rc_launch *cc_rc_header(void *userdata)
 {
@@ -265,7 +276,7 @@ cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_bl
                   bool *hazard)
 {
     uint32_t tid = cc_rc_tid();
-    uint32_t ws = cc_rc_warps(L, cc_rc_block())[tid >> 5];
+    uint32_t ws = cc_rc_my_warp_state(L, cc_rc_block(), tid);
     uint32_t rank = cc_rc_rank() & 0xfu;
     unsigned long long me = cc_rc_me(ws, tid, rank, pc) | cc_rc_bytes(off, size);
     unsigned long long *w = cc_rc_words(L, target_block) + word;
@@ -441,7 +452,7 @@ cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a,
     const unsigned long long block_mask = (1ull << CC_RC_KEY_BLOCK_BITS) - 1ull;
     uint32_t block = cc_rc_block();
     uint32_t tid = cc_rc_tid();
-    uint32_t ws = cc_rc_warps(L, block)[tid >> 5];
+    uint32_t ws = cc_rc_my_warp_state(L, block, tid);
     cc_rc_gentry *e = &L->gtable[(a >> 2) & L->gmask];
     unsigned long long base =
         ((a >> (2 + __popc(L->gmask))) << CC_RC_KEY_ADDR_SHIFT) |
@@ -530,7 +541,7 @@ static __device__ __forceinline__ void cc_rc_warp_add(void *userdata, uint32_t m
     }
     if ((tid & 31u) == (uint32_t)(__ffs((int)active) - 1)) {
         volatile uint32_t *w = &cc_rc_warps(L, block)[tid >> 5];
-        uint32_t s = *w;
+        uint32_t s = cc_rc_my_warp_state(L, block, tid);
         uint32_t b = (s + bar) & CC_RC_WS_BAR_MASK;
         uint32_t c = ((s >> CC_RC_WS_CLUSTER_SHIFT) + cluster) & 0xfu;
         uint32_t v = ((s >> CC_RC_WS_WARP_SHIFT) + warp) & 0xfu;

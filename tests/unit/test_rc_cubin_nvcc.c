@@ -3,7 +3,10 @@
  * data store and its flag has a fence after the store and none after its last instruction; a
  * kernel without one has none; grid.sync() of a cooperative kernel contains one; a kernel's
  * static shared memory ends after its arrays (and the system's 1 KiB from sm_90 on); an unknown kernel's code is not found; a
- * cubin cut anywhere never crashes the reader. Without nvcc the test prints "skipped". */
+ * kernel with one global load or store of each ordering (weak, .nc, volatile, .relaxed at .cta and
+ * .gpu scope) has exactly three weak accesses, two strong at block scope and four strong at GPU
+ * or system scope, on sm_75, sm_90 and sm_120; a cubin cut anywhere never crashes the reader.
+ * Without nvcc the test prints "skipped". */
 #include "check.h"
 #include "test_files.h"
 #include "agent/tools/racecheck/rc_cubin.h"
@@ -20,7 +23,30 @@ static const char *kernels_cu =
     "extern \"C\" __global__ void gridsync(float *p) { p[blockIdx.x] = 1.0f; "
     "cooperative_groups::this_grid().sync(); if (blockIdx.x == 0) p[0] += p[1]; }\n"
     "extern \"C\" __global__ void tile(float *o) { __shared__ float s[300]; "
-    "s[threadIdx.x] = threadIdx.x; __syncthreads(); o[threadIdx.x] = s[299 - threadIdx.x]; }\n";
+    "s[threadIdx.x] = threadIdx.x; __syncthreads(); o[threadIdx.x] = s[299 - threadIdx.x]; }\n"
+    "extern \"C\" __global__ void orders(int *p, const int *__restrict__ q) {\n"
+    "  int a, b, c, d, e; int *x = p + threadIdx.x;\n"
+    "  asm volatile(\"ld.global.u32 %0, [%1];\" : \"=r\"(a) : \"l\"(x));\n"
+    "  asm volatile(\"ld.global.nc.u32 %0, [%1];\" : \"=r\"(b) : \"l\"(q + threadIdx.x));\n"
+    "  asm volatile(\"ld.volatile.global.u32 %0, [%1];\" : \"=r\"(c) : \"l\"(x + 64));\n"
+    "  asm volatile(\"ld.relaxed.gpu.global.u32 %0, [%1];\" : \"=r\"(d) : \"l\"(x + 128));\n"
+    "  asm volatile(\"ld.relaxed.cta.global.u32 %0, [%1];\" : \"=r\"(e) : \"l\"(x + 192));\n"
+    "  asm volatile(\"st.global.u32 [%0], %1;\" :: \"l\"(x + 256), \"r\"(a + b));\n"
+    "  asm volatile(\"st.volatile.global.u32 [%0], %1;\" :: \"l\"(x + 320), \"r\"(c));\n"
+    "  asm volatile(\"st.relaxed.gpu.global.u32 [%0], %1;\" :: \"l\"(x + 384), \"r\"(d));\n"
+    "  asm volatile(\"st.relaxed.cta.global.u32 [%0], %1;\" :: \"l\"(x + 448), \"r\"(e));\n"
+    "}\n";
+
+/* How many of the kernel's instructions read as each ordering (index: cc_rc_order + 1). */
+static void count_orders(const unsigned char *data, size_t len, const char *kernel, int n[4])
+{
+    cc_elf_section text;
+    memset(n, 0, 4 * sizeof n[0]);
+    if (!cc_rc_cubin_section(data, len, ".text.", kernel, &text))
+        return;
+    for (uint64_t pc = 0; pc + CC_RC_SASS_INSN <= text.size; pc += CC_RC_SASS_INSN)
+        n[cc_rc_access_order(data, len, kernel, pc) + 1]++;
+}
 
 static void check_cubin(const char *path, uint64_t reserved)
 {
@@ -40,7 +66,15 @@ static void check_cubin(const char *path, uint64_t reserved)
     CHECK_EQ_U64(cc_rc_static_shared(data, len, "tile"), reserved + 300 * sizeof(float));
     CHECK_EQ_U64(cc_rc_static_shared(data, len, "fenced"), 0);
     CHECK_EQ_U64(cc_rc_static_shared(NULL, 0, "tile"), 0);
+    int n[4];
+    count_orders(data, len, "orders", n);
+    CHECK_EQ_U64(n[CC_RC_ORDER_WEAK + 1], 3);
+    CHECK_EQ_U64(n[CC_RC_ORDER_STRONG_BLOCK + 1], 2);
+    CHECK_EQ_U64(n[CC_RC_ORDER_STRONG_GPU + 1], 4);
+    CHECK(cc_rc_access_order(data, len, "orders", 1) == CC_RC_ORDER_UNKNOWN); /* not an insn */
+    CHECK(cc_rc_access_order(data, len, "nosuchkernel", 0) == CC_RC_ORDER_UNKNOWN);
     for (size_t cut = 0; cut < len; cut += len / 97 + 1) {
+        (void)cc_rc_access_order(data, cut, "orders", 16);
         (void)cc_rc_fence_after(data, cut, "fenced", 0);
         (void)cc_rc_static_shared(data, cut, "tile");
     }

@@ -6,9 +6,11 @@ run of expected.txt (tests/gpu/verdict.py, rows as tests/gpu/memcheck/expected.t
 exits with the program's native status, did not crash or hang, collected a process report that
 parses, and the findings are exactly the program's rows (kind, kernel, device line of the access
 that found the hazard); clean programs must report nothing and run cleanly natively too. Prints
-a markdown table with the time of each run. Without a GPU: prints SKIPPED and exits 77.
+a markdown table with the time of each run. PyTorch scripts (rows naming a .py program) run with
+--python (default: this interpreter), SKIPPED without PyTorch and CUDA. Without a GPU: prints
+SKIPPED and exits 77.
 
-usage: run_racecheck_gpu.py --cucheck BIN [--build-dir DIR] [--modes full,adaptive]
+usage: run_racecheck_gpu.py --cucheck BIN [--build-dir DIR] [--modes full,adaptive] [--python PY]
 Standard library only."""
 import argparse
 import os
@@ -29,7 +31,8 @@ import verdict  # noqa: E402
 def load_rows(path):
     rows = table.load_rows(path)
     for row in rows:  # the programs are this folder's
-        row["src"] = os.path.join(HERE, row["prog"] + ".cu")
+        prog = row["prog"]
+        row["src"] = os.path.join(HERE, prog if prog.endswith(".py") else prog + ".cu")
     return rows
 
 
@@ -75,6 +78,7 @@ def main(argv=None):
     ap.add_argument("--build-dir", default=os.path.join(HERE, "build"))
     ap.add_argument("--modes", default="full,adaptive")
     ap.add_argument("--timeout", type=int, default=run_gpu_tests.RUN_TIMEOUT_S)
+    ap.add_argument("--python", help="the Python that runs the PyTorch scripts (default: this one)")
     args = ap.parse_args(argv)
     if not run_gpu_tests.gpu_present():
         print("SKIPPED: no GPU")
@@ -92,7 +96,11 @@ def main(argv=None):
         print("error: %s" % err)
         return 2
     bin_dir = os.path.join(args.build_dir, "bin")
-    errors = build(nvcc, sorted({r["src"] for r in rows}), bin_dir)
+    errors = build(nvcc, sorted({r["src"] for r in rows if not r["src"].endswith(".py")}), bin_dir)
+    python = args.python or sys.executable or "python3"
+    torch_ok, torch_why = (False, "no PyTorch script in the table")
+    if any(r["src"].endswith(".py") for r in rows):
+        torch_ok, torch_why = run_gpu_tests.torch_with_cuda(python)
     out_table, failures = [], []
     failures += ["%s: %s has no BUG marker" % (r["where"], r["location"])
                  for r in rows if not table.marker_ok(r)]
@@ -101,7 +109,12 @@ def main(argv=None):
         if errors.get(name):
             failures.append("%s: build failed: %s" % (name, errors[name][:300]))
             continue
-        prog = [os.path.join(bin_dir, name)]
+        script = members[0]["src"].endswith(".py")
+        if script and not torch_ok:
+            out_table.append((name, "-", "+".join(r["kind"] for r in members), "SKIPPED", "-",
+                              "-", "-", "-", torch_why))
+            continue
+        prog = [python, members[0]["src"]] if script else [os.path.join(bin_dir, name)]
         if name not in native:
             t0 = time.time()
             code, _, _ = run_gpu_tests.run(prog)
@@ -138,7 +151,9 @@ def main(argv=None):
         print("| %s |" % " | ".join(t))
     for f in failures:
         print("FAIL: %s" % f)
-    print("%d passed, %d failed" % (sum(1 for t in out_table if t[3] == "PASS"), len(failures)))
+    print("%d passed, %d failed, %d skipped" % (sum(1 for t in out_table if t[3] == "PASS"),
+                                                len(failures),
+                                                sum(1 for t in out_table if t[3] == "SKIPPED")))
     return 1 if failures else 0
 
 

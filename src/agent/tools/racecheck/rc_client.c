@@ -33,6 +33,7 @@ static cc_launch_tables rc_tables; /* the launch policy's (launch_policy.h) */
 static struct {
     uint64_t capped_launches;   /* launches whose blocks were not all checked */
     uint64_t fence_dropped;     /* cross-block global hazards ordered by a fence */
+    uint64_t strong_dropped;    /* global hazards between two strong accesses */
     uint64_t suppressed;        /* hazards in warps with unmodelled synchronization */
     uint64_t overflow;          /* hazards that found no record */
     uint64_t lost;              /* launches whose records could not be read */
@@ -277,6 +278,16 @@ static void side_of(cc_ev_race_side *s, cc_instr_module *m, const cc_instr_slot 
     s->flags = access_flags_of(access);
 }
 
+/* 1 if both global accesses are strong at a scope that holds both threads (the GPU's for threads
+ * of different blocks): morally strong accesses, not a data race. */
+static int both_strong(const cc_instr_module *m, const char *kernel, uint64_t pc1, uint64_t pc2,
+                       int cross_block)
+{
+    cc_rc_order need = cross_block ? CC_RC_ORDER_STRONG_GPU : CC_RC_ORDER_STRONG_BLOCK;
+    return cc_rc_access_order(m->cubin, m->cubin_size, kernel, pc1) >= need &&
+           cc_rc_access_order(m->cubin, m->cubin_size, kernel, pc2) >= need;
+}
+
 static int rc_drain(cc_instr_ctx *c, int slot_index, cc_instr_done *l, cc_instr_module *m,
                     int device_ok)
 {
@@ -327,7 +338,19 @@ static int rc_drain(cc_instr_ctx *c, int slot_index, cc_instr_done *l, cc_instr_
         e->count = have_counts && rec->counts[i] > 0 ? rec->counts[i] : 1u;
         int fenced = (r->flags & CC_RC_REC_CROSS_BLOCK) && m != NULL &&
                      cc_rc_fence_after(m->cubin, m->cubin_size, kernel, e->first.pc) == 1;
+        int strong = !fenced && r->space == CC_PATCH_SPACE_GLOBAL && m != NULL &&
+                     both_strong(m, kernel, e->first.pc, e->second.pc,
+                                 (r->flags & CC_RC_REC_CROSS_BLOCK) != 0);
         memset(r, 0, sizeof *r);
+        if (strong) { /* e.g. a flag or a scan's tile status written and polled with them */
+            if (rc_g.strong_dropped == 0) {
+                cc_agent_note("racecheck: kernel %s: global accesses that are both strong "
+                              "(volatile, relaxed, acquire or release) are not taken as races",
+                              kernel);
+            }
+            rc_g.strong_dropped += e->count;
+            continue;
+        }
         if (fenced) { /* a fence after the first access: taken as a release/acquire pairing */
             if (rc_g.fence_dropped == 0) {
                 cc_agent_note("racecheck: kernel %s: global hazards between blocks are taken as "

@@ -234,12 +234,16 @@ cc_rc_report_shared(cc_rc_launch *L, uint64_t pc, unsigned long long old, uint32
         atomicAdd(&L->suppressed, 1u);
         return SANITIZER_PATCH_SUCCESS;
     }
-    if (kind == CC_RC_WAW && pData != nullptr && !(rflags & CC_RC_REC_CLUSTER) && size <= 8u &&
-        (off & 7u) + size <= 8u) {
-        unsigned long long cur = 0ull; // the patch runs before the store: the stored value
-        asm volatile("ld.shared.u64 %0, [%1];" : "=l"(cur) : "r"(off & ~7u));
-        if (cc_rc_same_bytes((const unsigned char *)&cur + (off & 7u),
-                             (const unsigned char *)pData, size)) {
+    if (kind == CC_RC_WAW && pData != nullptr && !(rflags & CC_RC_REC_CLUSTER) && size <= 16u) {
+        // The patch runs before the store: compare the stored bytes, one at a time, exactly the
+        // access's (a wider aligned load could reach past the end of the block's shared memory).
+        bool same = true;
+        for (uint32_t i = 0; i < size && same; i++) {
+            uint32_t b;
+            asm volatile("ld.shared.u8 %0, [%1];" : "=r"(b) : "r"(off + i));
+            same = (unsigned char)b == ((const unsigned char *)pData)[i];
+        }
+        if (same) {
             rflags |= CC_RC_REC_SAME_VALUE;
         }
     }
@@ -310,19 +314,6 @@ cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_bl
     return SANITIZER_PATCH_SUCCESS;
 }
 
-// An 8- or 16-byte shared access: word by word, up to the first hazard.
-static __device__ __noinline__ SanitizerPatchResult
-cc_rc_shared_wide(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block,
-                  uint32_t size, uint32_t flags, const void *pData, bool remote)
-{
-    bool hazard = false;
-    for (uint32_t i = 0; i < (size >> 2) && !hazard; i++) {
-        cc_rc_shared_word(L, pc, off, target_block, size, flags, pData, remote, (off >> 2) + i,
-                          &hazard);
-    }
-    return SANITIZER_PATCH_SUCCESS;
-}
-
 // A shared access to the window of block `target_block` (this block's own for a plain shared
 // access, one of its cluster's for distributed shared memory) at window offset `off`.
 static __device__ __forceinline__ SanitizerPatchResult
@@ -337,12 +328,13 @@ cc_rc_shared(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block, 
     if ((off >> 2) + n > L->region_words) {
         return SANITIZER_PATCH_SUCCESS; // past the shadowed part of the window
     }
-    if (n > 1u) {
-        return cc_rc_shared_wide(L, pc, off, target_block, size, flags, pData, remote);
+    // Word by word, up to the first hazard, here (see cc_rc_global_access).
+    bool hazard = false;
+    for (uint32_t i = 0; i < n && !hazard; i++) {
+        cc_rc_shared_word(L, pc, off, target_block, size, flags, pData, remote, (off >> 2) + i,
+                          &hazard);
     }
-    bool hazard;
-    return cc_rc_shared_word(L, pc, off, target_block, size, flags, pData, remote, off >> 2,
-                             &hazard);
+    return SANITIZER_PATCH_SUCCESS;
 }
 
 static __device__ __forceinline__ bool cc_rc_atomic_or_prefetch(uint32_t flags)
@@ -491,19 +483,6 @@ cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a,
     return SANITIZER_PATCH_SUCCESS;
 }
 
-// An 8- or 16-byte global access: word by word, up to the first hazard.
-static __device__ __noinline__ SanitizerPatchResult
-cc_rc_global_wide(cc_rc_launch *L, uint64_t pc, void *ptr, uint32_t size, uint32_t flags,
-                  const void *pData)
-{
-    bool hazard = false;
-    unsigned long long a = (unsigned long long)(uintptr_t)ptr & ~3ull;
-    for (uint32_t i = 0; i < (size >> 2) && !hazard; i++) {
-        cc_rc_global_word(L, pc, ptr, a + 4ull * i, size, flags, pData, &hazard);
-    }
-    return SANITIZER_PATCH_SUCCESS;
-}
-
 extern "C" __device__ __noinline__ SanitizerPatchResult
 cc_rc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
                     const void *pData)
@@ -513,12 +492,15 @@ cc_rc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
         cc_rc_block() >= L->nblocks || !__isGlobal(ptr)) {
         return SANITIZER_PATCH_SUCCESS;
     }
-    if (accessSize > 4u) {
-        return cc_rc_global_wide(L, pc, ptr, accessSize, flags, pData);
+    // Word by word, up to the first hazard, in this function: a helper of its own would add its
+    // frame to the deepest chain of calls on the thread's stack.
+    unsigned long long a = (unsigned long long)(uintptr_t)ptr & ~3ull;
+    uint32_t words = accessSize > 4u ? accessSize >> 2 : 1u;
+    bool hazard = false;
+    for (uint32_t i = 0; i < words && !hazard; i++) {
+        cc_rc_global_word(L, pc, ptr, a + 4ull * i, accessSize, flags, pData, &hazard);
     }
-    bool hazard;
-    return cc_rc_global_word(L, pc, ptr, (unsigned long long)(uintptr_t)ptr & ~3ull, accessSize,
-                             flags, pData, &hazard);
+    return SANITIZER_PATCH_SUCCESS;
 }
 
 // The warp's lowest active lane adds `add` to its warp's state (in `mask`'s lanes).

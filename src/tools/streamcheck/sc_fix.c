@@ -16,6 +16,14 @@ static void stream_c(char *buf, size_t len, const cc_hb_op *op)
     else snprintf(buf, len, "stream 0x%" PRIx64, op->stream);
 }
 
+/* The stream in a sentence ("record an event on ..."): the default streams by name. */
+static void stream_prose(char *buf, size_t len, const cc_hb_op *op)
+{
+    if (op->stream == CC_STREAM_LEGACY) snprintf(buf, len, "the default stream (0)");
+    else if (op->stream == CC_STREAM_PER_THREAD) snprintf(buf, len, "the per-thread default stream");
+    else snprintf(buf, len, "stream 0x%" PRIx64, op->stream);
+}
+
 static int same_graph(const cc_hb_op *a, const cc_hb_op *b)
 {
     return a->graph_exec && a->graph_node && a->graph_exec == b->graph_exec && b->graph_node;
@@ -25,11 +33,13 @@ static int same_graph(const cc_hb_op *a, const cc_hb_op *b)
 static void order_fix(char *buf, size_t len, const cc_hb_op *e, const cc_hb_op *l, int python,
                       cc_demangle_cache *names)
 {
-    char en[256], ln[256], es[96], ls[96];
+    char en[256], ln[256], es[96], ls[96], ep[96], lp[96];
     sc_op_short(en, sizeof en, e, names);
     sc_op_short(ln, sizeof ln, l, names);
     stream_c(es, sizeof es, e);
     stream_c(ls, sizeof ls, l);
+    stream_prose(ep, sizeof ep, e);
+    stream_prose(lp, sizeof lp, l);
     if (same_graph(e, l)) {
         snprintf(buf, len,
                  "add a dependency from node 0x%" PRIx64 " to node 0x%" PRIx64
@@ -40,7 +50,7 @@ static void order_fix(char *buf, size_t len, const cc_hb_op *e, const cc_hb_op *
         snprintf(buf, len,
                  "record an event on %s after %s and make %s wait for it before %s: "
                  "cudaEventRecord(ev, %s); cudaStreamWaitEvent(%s, ev)%s",
-                 es, en, ls, ln, es, ls,
+                 ep, en, lp, ln, es, ls,
                  python ? "; PyTorch: ev = torch.cuda.Event(); ev.record(s_first); "
                           "s_second.wait_event(ev) (or s_second.wait_stream(s_first)), and "
                           "tensor.record_stream(s_second) if the tensor is freed while "

@@ -229,6 +229,7 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
 #define CC_RC_WARPS 32                 /* warp states per block region (1024 threads) */
 #define CC_RC_FLAG_SHARED 0x1u         /* shared shadow present (nblocks > 0) */
 #define CC_RC_FLAG_GLOBAL 0x2u         /* global table present */
+#define CC_RC_FLAG_NO_RECORD 0x4u      /* find hazards, record none (CUCHECK_RC_RECORD=off) */
 
 /* A warp's state (u32, written by the warp's lowest active lane only): */
 #define CC_RC_WS_BAR_MASK 0xfffu       /* block barriers passed (mod 4096) */

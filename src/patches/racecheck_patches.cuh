@@ -306,7 +306,7 @@ cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_bl
         }
     }
     *hazard = kind != 0u;
-    if (kind != 0u) { // one hazard per access
+    if (kind != 0u && !(L->flags & CC_RC_FLAG_NO_RECORD)) { // one hazard per access
         return cc_rc_report_shared(L, pc, old, off, size, flags, pData,
                                    kind | (rflags | (remote ? CC_RC_REC_CLUSTER : 0u)) << 4 |
                                        (ws & CC_RC_WS_UNMODELLED));
@@ -473,7 +473,7 @@ cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a,
         kind = 0u;
     }
     *hazard = kind != 0u;
-    if (kind != 0u) { // one hazard per access
+    if (kind != 0u && !(L->flags & CC_RC_FLAG_NO_RECORD)) { // one hazard per access
         return cc_rc_report_global(L, pc, old, ptr, eblock, size, flags, pData,
                                    kind | (rflags | (eblock == block ? 0u
                                                                      : CC_RC_REC_CROSS_BLOCK))

@@ -112,6 +112,22 @@ static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
 
 /* ---- launch header ---- */
 
+/* CUCHECK_RC_RECORD=off: hazards are found but not recorded (said once). */
+static int rc_no_record(void)
+{
+    static int known, off;
+    if (!known) {
+        const char *v = cc_knob_get(CC_KNOB_RC_RECORD);
+        off = v != NULL && strcmp(v, "off") == 0;
+        known = 1;
+        if (off) {
+            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=off: hazards are looked for on the "
+                                 "device but none is recorded or reported (a diagnostic aid)");
+        }
+    }
+    return off;
+}
+
 /* Bytes of the block's shared window to shadow: up to the end of the kernel's static shared
  * memory (its cubin's .nv.shared.<kernel> section, the system's 1 KiB included from sm_90 on; a
  * kernel without static shared memory: that 1 KiB, which costs older GPUs 2 KiB of shadow per
@@ -170,7 +186,8 @@ static int rc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
         __atomic_store_n(&rx->clear, 1, __ATOMIC_RELEASE);
     }
     hdr->magic = CC_RC_LAUNCH_MAGIC;
-    hdr->flags = CC_RC_FLAG_SHARED | CC_RC_FLAG_GLOBAL;
+    hdr->flags = CC_RC_FLAG_SHARED | CC_RC_FLAG_GLOBAL |
+                 (rc_no_record() ? CC_RC_FLAG_NO_RECORD : 0u);
     hdr->nblocks = x->nblocks;
     hdr->region_words = words;
     hdr->region_bytes = region;

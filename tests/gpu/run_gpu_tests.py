@@ -87,14 +87,26 @@ def gencode_flags():
     return flags
 
 
+def extra_flags(src):
+    """The flags of a source's '// NVCC_EXTRA: ...' first line (e.g. -lcublas), else []."""
+    try:
+        with open(src, encoding="utf-8") as fh:
+            first = fh.readline()
+    except OSError:
+        return []
+    tag = "// NVCC_EXTRA:"
+    return first[len(tag):].split() if first.startswith(tag) else []
+
+
 def build(nvcc, sources, out_dir, flags):
-    """Compile each .cu into out_dir; returns {name: error text or None}."""
+    """Compile each .cu into out_dir (with its NVCC_EXTRA flags); returns {name: error text or
+    None}."""
     os.makedirs(out_dir, exist_ok=True)
 
     def one(src):
         name = os.path.splitext(os.path.basename(src))[0]
         cmd = [nvcc, "-O2", "-lineinfo", "-g", "-I", os.path.dirname(src)] + flags + [
-            "-o", os.path.join(out_dir, name), src]
+            "-o", os.path.join(out_dir, name), src] + extra_flags(src)
         res = subprocess.run(cmd, capture_output=True, text=True)
         return name, None if res.returncode == 0 else (res.stderr.strip() or "nvcc failed")
 

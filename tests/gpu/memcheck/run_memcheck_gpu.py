@@ -185,10 +185,15 @@ def judge_run(members, mode, native_code, result, report):
     return ok, notes
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def suite_main(tool, doc, here, load, judge, argv=None):
+    """The GPU suite of one device tool (memcheck, racecheck): builds the programs of `here`'s
+    expected.txt (rows read by `load`), runs each natively and under `cucheck --format json
+    --output FILE <tool> --mode M [options]` in each mode, judges every run with
+    `judge(members, mode, native exit, result, report)`, prints the markdown table; exit 0 when
+    every run passed, 1 otherwise, 77 without a GPU or nvcc, 2 on bad use."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--cucheck", required=True)
-    ap.add_argument("--build-dir", default=os.path.join(HERE, "build"))
+    ap.add_argument("--build-dir", default=os.path.join(here, "build"))
     ap.add_argument("--modes", default="full,adaptive")
     ap.add_argument("--timeout", type=int, default=run_gpu_tests.RUN_TIMEOUT_S,
                     help="seconds one cucheck run may take")
@@ -199,13 +204,13 @@ def main(argv=None):
         return 77
     nvcc = run_gpu_tests.find_tool("nvcc", ["/usr/local/cuda/bin/nvcc"])
     if not nvcc:
-        print("SKIPPED: nvcc not found (needed to build the memcheck test programs)")
+        print("SKIPPED: nvcc not found (needed to build the %s test programs)" % tool)
         return 77
     if not os.access(args.cucheck, os.X_OK):
         print("error: --cucheck %s is not an executable" % args.cucheck)
         return 2
     try:
-        rows = load_rows(os.path.join(HERE, "expected.txt"))
+        rows = load(os.path.join(here, "expected.txt"))
     except (OSError, TableError) as err:
         print("error: %s" % err)
         return 2
@@ -244,7 +249,7 @@ def main(argv=None):
             report = os.path.join(args.build_dir, "%s.%s.%d.json" % (name, mode, len(opts)))
             if os.path.exists(report):
                 os.remove(report)
-            cmd = [args.cucheck, "--format", "json", "--output", report, "memcheck",
+            cmd = [args.cucheck, "--format", "json", "--output", report, tool,
                    "--mode", mode] + [o for opt in opts for o in opt.split("=", 1)]
             t0 = time.time()
             sys.stderr.write("run: %s --mode %s %s\n" % (name, mode, " ".join(opts)))
@@ -253,7 +258,7 @@ def main(argv=None):
             secs = time.time() - t0
             with open(report + ".log", "w", encoding="utf-8") as fh:
                 fh.write(result[1] + result[2])
-            ok, notes = judge_run(members, mode, native[name][0], result, report)
+            ok, notes = judge(members, mode, native[name][0], result, report)
             records, _ = verdict.read_report(report)
             detail = "; ".join(findings.summarize(f) + " x%s" % f.get("count", 1)
                                for f in findings.serious(verdict.report_findings(records)))
@@ -272,6 +277,10 @@ def main(argv=None):
     print("%d passed, %d failed, %d skipped" % (sum(1 for t in table if t[3] == "PASS"),
                                                 len(failures), skipped))
     return 1 if failures else 0
+
+
+def main(argv=None):
+    return suite_main("memcheck", __doc__, HERE, load_rows, judge_run, argv)
 
 
 if __name__ == "__main__":

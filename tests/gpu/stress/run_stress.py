@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The stress suite: builds the programs of tests/gpu/stress/ with nvcc, runs each natively and
 under every cucheck tool and mode (`run`, `run --progress on`, `memcheck` adaptive and full,
-`streamcheck` default, full and api, `profile`), each run with a wall-clock limit, and checks
+`streamcheck` default, full and api, `profile`, `racecheck` adaptive), each run with a wall-clock limit, and checks
 every run: no hang, cucheck's exit status and the program's stdout the same as natively (a
 program killed by signal N: 128+N), a summary line naming at least one process report, and the
 findings of `cucheck --format json --output FILE`: under memcheck exactly one distinct error or
@@ -51,6 +51,7 @@ TOOLS = [
     ("streamcheck --mode full", ["streamcheck", "--mode", "full"]),
     ("streamcheck --mode api", ["streamcheck", "--mode", "api"]),
     ("profile", ["profile"]),
+    ("racecheck", ["racecheck"]),
 ]
 
 # cucheck's own failures: usage error / agent missing, program not runnable, program not found.

@@ -27,7 +27,10 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data);
  * launch data, or it would write into a slot another launch owns. */
 void cc_instr_on_graph_kernel_node(const Sanitizer_LaunchData *d);
 /* Any API call's enter (enter 1) or exit: the launch gate, deferred module changes. */
-void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter);
+void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter,
+                     CUcontext ctx);
+/* Bumped whenever the agent raised a context's stack limit (cached limits are stale). */
+unsigned cc_instr_stack_generation(void);
 /* The program synchronized a stream (or, whole_context, its context): launches there are done. */
 void cc_instr_on_synchronized(CUcontext ctx, CUstream stream, int whole_context);
 void cc_instr_on_sticky_error(void);        /* before the API error is emitted */

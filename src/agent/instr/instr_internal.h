@@ -125,6 +125,10 @@ typedef struct cc_instr_client {
     void (*ctx_destroy)(struct cc_instr_ctx *c);
     /* A module is being unloaded (forget what was cached about it). May be NULL. */
     void (*module_unloading)(CUmodule module);
+    /* 1: its patch functions need stack past the kernel's own (racecheck's hazard path: 288
+     * bytes of frames, and an illegal address in cub's kernels under the 1 KiB default), so the
+     * manager raises each context's stack limit (instr_stack.c). 0: the limit is left alone. */
+    int patch_stack;
 } cc_instr_client;
 
 typedef struct cc_instr_ctx {
@@ -296,6 +300,21 @@ void cc_instr_patch_at_load(CUmodule module);
  * streamcheck infers this one's access set and instruments the next). Without API callbacks
  * (CUCHECK_TRACK without runtime/driver) modules are never unpatched. */
 int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch);
+
+/* The patched code's stack (instr_stack.c). The headroom patch functions may use past a
+ * kernel's own stack, bytes per thread (CUCHECK_PATCH_STACK; measured in docs/agent.md). */
+#define CC_INSTR_PATCH_STACK_DEFAULT 4096u
+void cc_instr_stack_init(const char *tool, int enabled); /* enabled 0: every call does nothing */
+/* (any lock) 1 if a launch of d's kernel fits the stack its context's limit gives with the
+ * headroom; 0: it should run unchecked, and the limit is raised at the next API exit. No
+ * driver call. */
+int cc_instr_stack_fits(const Sanitizer_LaunchData *d, const cc_instr_module *m);
+/* At an API exit outside launch calls: raise ctx's limit if it needs it (driver calls). */
+void cc_instr_stack_on_api_exit(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
+                                CUcontext ctx);
+void cc_instr_stack_forget_module(CUmodule module);
+void cc_instr_stack_forget_context(CUcontext ctx);
+unsigned long long cc_instr_stack_unfit_launches(void);
 /* (locked) A launch of module was bound to a slot (+1) or its slot was freed (-1). */
 void cc_instr_module_bound(CUmodule module, int delta);
 /* Unpatch / re-patch the modules whose change was deferred (see cc_instr_module_want). Called

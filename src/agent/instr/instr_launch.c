@@ -39,6 +39,7 @@ void cc_instr_init(const cc_instr_client *cl)
     }
     g->client = cl;
     g->active = 1;
+    cc_instr_stack_init(cl->name, cl->patch_stack);
     /* Modules are unpatched and re-patched only at API exits (cc_instr_module_want). */
     g->can_defer =
         (cc_agent_g.track & (CC_TRACK_RUNTIME | CC_TRACK_DRIVER | CC_TRACK_APIWORK)) != 0;
@@ -141,12 +142,14 @@ void cc_instr_on_resource(Sanitizer_CallbackId cbid, const void *data)
         CUmodule module = ((const Sanitizer_ResourceModuleData *)data)->module;
         cc_instr_drain(CC_DRAIN_MODULE, NULL, module, 0, 1, "module unload");
         cc_instr_module_unloading(module);
+        cc_instr_stack_forget_module(module);
         break;
     }
     case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING: {
         CUcontext ctx = ((const Sanitizer_ResourceContextData *)data)->context;
         cc_instr_drain(CC_DRAIN_CONTEXT, ctx, NULL, 0, 1, "context destroy"); /* it was idle */
         cc_instr_ctx_destroy(ctx);
+        cc_instr_stack_forget_context(ctx);
         break;
     }
     case SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING: {
@@ -328,7 +331,9 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
         captured = cc_launch_captured(d);
         pthread_mutex_lock(&g->lock);
     }
-    if (want && end_ready && captured != 1) {
+    /* A kernel whose stack and the patch headroom do not fit the context's limit runs
+     * unchecked; the limit is raised for its next launch. */
+    if (want && end_ready && captured != 1 && cc_instr_stack_fits(d, m)) {
         c = cc_instr_ctx_get(d->context);
         if (c != NULL && bind_begin(c, d, &ev->u.launch, &b) == 0) {
             g->inflight++;
@@ -464,7 +469,8 @@ static void read_back_done(void)
     }
 }
 
-void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter)
+void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter,
+                     CUcontext ctx)
 {
     cc_instr_state *g = &cc_instr_g;
     if (!g->active) {
@@ -483,6 +489,9 @@ void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     }
     if (enter) {
         return;
+    }
+    if (cc_gate_depth == 0) {
+        cc_instr_stack_on_api_exit(domain, cbid, ctx); /* thread-local compare when in order */
     }
     cc_instr_after_synchronized(); /* a thread-local flag when there is nothing to read */
     if (cc_done.set && cc_gate_depth == 0) {

@@ -98,7 +98,7 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     int runtime = domain == SANITIZER_CB_DOMAIN_RUNTIME_API;
     CC_PLUGIN_CALL(on_api, domain, cbid, d);
     /* the launch gate, deferred module (un)patching at exits */
-    cc_instr_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER);
+    cc_instr_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER, d->context);
     if (d->callbackSite == SANITIZER_API_ENTER) {
         if (runtime) {
             cc_runtime_depth++;

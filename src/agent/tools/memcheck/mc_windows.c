@@ -12,6 +12,7 @@
 #include <string.h>
 #include "agent/core/agent.h"
 #include "agent/tools/memcheck/mc_windows.h"
+#include "agent/instr/instr.h"
 #include "tools/memcheck/memcheck_windows.h"
 #include "agent/core/agent_knobs.h"
 
@@ -101,7 +102,7 @@ static uint64_t kernel_stack_of(int found, const cc_mc_kernel_windows *w)
 /* Called with the lock held: 1 and *limit if ctx's stack limit is cached and current. */
 static int cached_stack_limit(CUcontext ctx, uint64_t *limit)
 {
-    unsigned gen = atomic_load(&limit_gen);
+    unsigned gen = atomic_load(&limit_gen) + cc_instr_stack_generation();
     for (size_t i = 0; i < CC_MCW_CONTEXTS; i++) {
         if (ctx != NULL && cc_mcw.limits[i].ctx == ctx && cc_mcw.limits[i].gen == gen) {
             *limit = cc_mcw.limits[i].limit;
@@ -167,7 +168,7 @@ void cc_mc_windows_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId 
          cbid == SANITIZER_CBID_RUNTIME_API_cudaDeviceSetLimit)) {
         atomic_fetch_add(&limit_gen, 1u);
     }
-    unsigned gen = atomic_load(&limit_gen);
+    unsigned gen = atomic_load(&limit_gen) + cc_instr_stack_generation();
     if (ctx == NULL || limit_reading ||
         (atomic_load(&limit_last_ctx) == ctx && atomic_load(&limit_last_gen) == gen)) {
         return;
@@ -338,7 +339,7 @@ void cc_mc_launch_fill_windows(cc_mc_launch *hdr, const Sanitizer_LaunchData *d,
     pthread_mutex_unlock(&cc_mcw.lock);
     /* No driver call here (see kernel_stack_of): the context's stack limit is read at API
      * exits (cc_mc_windows_on_api); until then the window has no bottom. */
-    unsigned gen = atomic_load(&limit_gen);
+    unsigned gen = atomic_load(&limit_gen) + cc_instr_stack_generation();
     int asked = kernel_stack == UINT64_MAX - 1;
     if (asked) {
         kernel_stack = kernel_stack_of(found, &w);

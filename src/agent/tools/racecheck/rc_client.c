@@ -314,8 +314,9 @@ static int rc_drain(cc_instr_ctx *c, int slot_index, cc_instr_done *l, cc_instr_
     const char *kernel = l->function_name != NULL ? l->function_name : "";
     int have_counts = device_ok && rec->counts_valid;
     if (!device_ok && rc_g.lost++ == 0) {
-        cc_agent_report_note("racecheck: the hazards of launch #%llu could not be read back "
-                             "(the kernel may have faulted)", (unsigned long long)l->launch_id);
+        cc_agent_report_note("racecheck: the hazards of launch #%llu (kernel %s) could not be "
+                             "read back (it or a later launch may have faulted)",
+                             (unsigned long long)l->launch_id, kernel[0] ? kernel : "?");
     }
     if (have_counts) {
         if (rec->suppressed > 0 && rc_g.suppressed == 0) {
@@ -396,6 +397,7 @@ static void rc_ctx_destroy(cc_instr_ctx *c)
 
 static const cc_instr_client rc_client = {
     .name = "racecheck",
+    .patch_stack = 1,
     .classes = {{SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, CC_PATCH_FN_RC_SHARED},
                 {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, CC_PATCH_FN_RC_GLOBAL},
                 {SANITIZER_INSTRUCTION_REMOTE_SHARED_MEMORY_ACCESS, CC_PATCH_FN_RC_REMOTE_SHARED},

@@ -130,6 +130,9 @@ int cc_agent_stack_resolve(uint64_t id, cc_agent_stack_sink sink, void *arg);
 
 /* sanitizer_subscribe.c */
 int cc_agent_subscribe(void);       /* 0 ok; -1 after printing why (program runs unchecked) */
+/* This thread (one of the agent's own) makes driver calls for the agent: their callbacks are
+ * ignored, as those of the agent's calls inside a callback are (no events, no tool hooks). */
+void cc_agent_ignore_callbacks_here(void);
 void cc_agent_enable_callbacks(void);
 
 /* Callback translation, one function per domain (translate_*.c). */

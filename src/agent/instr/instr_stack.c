@@ -221,6 +221,7 @@ static void *stack_helper_main(void *arg)
     stack_helper *h = arg;
     cc_set_current_fn set_current = (cc_set_current_fn)cc_agent_driver_symbol("cuCtxSetCurrent");
     cc_st_inside = 1;
+    cc_agent_ignore_callbacks_here(); /* its calls are not the program's: no events, no sync */
     h->rc = set_current == NULL ? -1 : (int)set_current(h->ctx);
     if (h->rc == CUDA_SUCCESS) {
         h->rc = set_stack_limit(h->want, &h->was, &h->now);

@@ -52,6 +52,11 @@ static void cc_agent_callback(void *userdata, Sanitizer_CallbackDomain domain,
     cc_in_callback = 0;
 }
 
+void cc_agent_ignore_callbacks_here(void)
+{
+    cc_in_callback = 1;
+}
+
 int cc_agent_subscribe(void)
 {
     cc_agent *a = &cc_agent_g;

@@ -70,6 +70,7 @@ typedef enum cc_event_kind {
     CC_EV_MODULE_VAR = 46,     /* a global variable of a loaded module, with its device address */
     CC_EV_SUBALLOC = 47,       /* a sub-allocator's heap or region changed (NVTX memory API, PyTorch) */
     CC_EV_DEVICE_RACE = 48,    /* racecheck: a data race inside one launch, found on the device */
+    CC_EV_DEVICE_SYNC_ERROR = 49, /* synccheck: a barrier, __syncwarp or shuffle misused, on the device */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -647,6 +648,44 @@ typedef struct cc_ev_device_race {
     uint64_t count;        /* hazards folded into this event (>= 1) */
 } cc_ev_device_race;
 
+/* ---- synccheck: synchronization misuse inside one launch (CC_EV_DEVICE_SYNC_ERROR) ---- */
+/* A block barrier (__syncthreads), a __syncwarp or a warp shuffle that not every thread it
+ * names takes part in, found by the device patches of one checked launch; the agent emits one
+ * event per (pc, kind) of a launch after the launch completed (repeats folded into count),
+ * file/line resolved from the cubin ("" and 0 without line information). */
+#define CC_SYNC_WARP_DIVERGENT 1u  /* __syncthreads reached by part of a warp (the rest elsewhere) */
+#define CC_SYNC_BLOCK_DIVERGENT 2u /* warps of one block at different __syncthreads in one round */
+#define CC_SYNC_AFTER_EXIT 3u      /* __syncthreads of a block some of whose threads exited */
+#define CC_SYNC_SYNCWARP_MASK 4u   /* __syncwarp(mask) naming threads that do not take part */
+#define CC_SYNC_SHFL_MASK 5u       /* a shuffle naming (or run by) threads that do not take part */
+#define CC_SYNC_FLAG_NOT_IN_MASK 0x1u  /* the calling thread is not in the mask */
+#define CC_SYNC_FLAG_NO_THREAD 0x2u    /* the mask names lanes past the block's last thread */
+#define CC_SYNC_FLAG_EXITED 0x4u       /* the mask names lanes that had exited */
+#define CC_SYNC_FLAG_EXIT_WAITED 0x8u  /* named lanes exited while the others waited for them */
+#define CC_SYNC_FLAG_MASK_UNKNOWN 0x10u /* shuffle: no mask seen; run by part of its warp (warning) */
+#define CC_SYNC_FLAG_AT_EXIT 0x20u     /* after_exit: found when the thread exited (it named) while
+                                        * others waited at the barrier */
+
+typedef struct cc_ev_device_sync_error {
+    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id */
+    const char *kernel;    /* mangled kernel name */
+    uint32_t kind;         /* CC_SYNC_* */
+    uint32_t flags;        /* CC_SYNC_FLAG_* */
+    uint64_t pc;           /* the barrier, __syncwarp or shuffle: offset from the kernel's start */
+    const char *file;
+    uint32_t line;
+    uint32_t block[3];
+    uint32_t thread[3];    /* a thread that took part (at_exit: the thread that exited) */
+    uint32_t mask;         /* __syncwarp/shuffle: the mask; barriers: the lanes of the warp there */
+    uint32_t lanes;        /* the warp's lanes at fault (missing, exited, not named) */
+    uint64_t other_pc;     /* block_divergent: the other warp's barrier (0: none) */
+    const char *other_file;
+    uint32_t other_line;
+    uint32_t other_thread[3]; /* block_divergent: a thread at the other barrier */
+    uint32_t exited;       /* after_exit: threads of the block that had exited */
+    uint64_t count;        /* occurrences folded into this event (>= 1) */
+} cc_ev_device_sync_error;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -686,6 +725,7 @@ typedef struct cc_event {
         cc_ev_module_var module_var;      /* MODULE_VAR */
         cc_ev_suballoc suballoc;          /* SUBALLOC */
         cc_ev_device_race device_race;    /* DEVICE_RACE */
+        cc_ev_device_sync_error device_sync_error; /* DEVICE_SYNC_ERROR */
     } u;
 } cc_event;
 
@@ -705,6 +745,8 @@ const char *cc_suballoc_source_name(uint32_t source); /* "nvtx", "torch" */
 int cc_suballoc_source_from_name(const char *name);
 const char *cc_race_kind_name(uint32_t kind);         /* "raw", "war", "waw" */
 int cc_race_kind_from_name(const char *name);
+const char *cc_sync_kind_name(uint32_t kind);         /* "warp_divergent", ... */
+int cc_sync_kind_from_name(const char *name);
 
 #ifdef __cplusplus
 }

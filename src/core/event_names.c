@@ -1,5 +1,6 @@
 /* Printable names of event kinds and of the enums inside events (memory kinds, copy directions,
- * graph node types, exit reasons, API kinds, sub-allocator operations and sources, race kinds).
+ * graph node types, exit reasons, API kinds, sub-allocator operations and sources, race kinds,
+ * synchronization misuse kinds).
  * They are the keywords of the text scenario form, so they are part of a documented format
  * (docs/formats.md): append, never rename. */
 #include <string.h>
@@ -58,6 +59,7 @@ static const char *const kind_names[] = {
     [CC_EV_MODULE_VAR] = "module_var",
     [CC_EV_SUBALLOC] = "suballoc",
     [CC_EV_DEVICE_RACE] = "device_race",
+    [CC_EV_DEVICE_SYNC_ERROR] = "device_sync_error",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 
@@ -128,6 +130,12 @@ static const char *const race_kind_names[] = {
     [0] = "unknown", [CC_RACE_RAW] = "raw", [CC_RACE_WAR] = "war", [CC_RACE_WAW] = "waw",
 };
 
+static const char *const sync_kind_names[] = {
+    [0] = "unknown", [CC_SYNC_WARP_DIVERGENT] = "warp_divergent",
+    [CC_SYNC_BLOCK_DIVERGENT] = "block_divergent", [CC_SYNC_AFTER_EXIT] = "after_exit",
+    [CC_SYNC_SYNCWARP_MASK] = "syncwarp_mask", [CC_SYNC_SHFL_MASK] = "shfl_mask",
+};
+
 static const char *name_of(const char *const *names, size_t n, uint32_t v)
 {
     return v < n ? names[v] : NULL;
@@ -155,3 +163,4 @@ NAME_FUNCS(cc_access_source_name, cc_access_source_from_name, access_source_name
 NAME_FUNCS(cc_suballoc_op_name, cc_suballoc_op_from_name, suballoc_op_names)
 NAME_FUNCS(cc_suballoc_source_name, cc_suballoc_source_from_name, suballoc_source_names)
 NAME_FUNCS(cc_race_kind_name, cc_race_kind_from_name, race_kind_names)
+NAME_FUNCS(cc_sync_kind_name, cc_sync_kind_from_name, sync_kind_names)

@@ -395,6 +395,26 @@ static const cc_evt_field device_race[] = {
     F("count", CC_FT_U64, device_race.count),
 };
 
+static const cc_evt_field device_sync_error[] = {
+    F("launch_id", CC_FT_U64, device_sync_error.launch_id),
+    F("kernel", CC_FT_STR, device_sync_error.kernel),
+    E("kind", device_sync_error.kind, cc_sync_kind_name, cc_sync_kind_from_name),
+    F("flags", CC_FT_HEX32, device_sync_error.flags),
+    F("pc", CC_FT_ADDR, device_sync_error.pc),
+    F("file", CC_FT_STR, device_sync_error.file),
+    F("line", CC_FT_U32, device_sync_error.line),
+    F("block", CC_FT_DIM3, device_sync_error.block),
+    F("thread", CC_FT_DIM3, device_sync_error.thread),
+    F("mask", CC_FT_HEX32, device_sync_error.mask),
+    F("lanes", CC_FT_HEX32, device_sync_error.lanes),
+    F("other_pc", CC_FT_ADDR, device_sync_error.other_pc),
+    F("other_file", CC_FT_STR, device_sync_error.other_file),
+    F("other_line", CC_FT_U32, device_sync_error.other_line),
+    F("other_thread", CC_FT_DIM3, device_sync_error.other_thread),
+    F("exited", CC_FT_U32, device_sync_error.exited),
+    F("count", CC_FT_U64, device_sync_error.count),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -450,6 +470,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_MODULE_VAR] = T(module_var),
     [CC_EV_SUBALLOC] = T(suballoc),
     [CC_EV_DEVICE_RACE] = T(device_race),
+    [CC_EV_DEVICE_SYNC_ERROR] = T(device_sync_error),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

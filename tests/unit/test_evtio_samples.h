@@ -198,6 +198,13 @@ static size_t sample_events(cc_event *out)
                   CC_ACCESS_FLAG_READ | CC_ACCESS_FLAG_WRITE | CC_ACCESS_FLAG_ATOMIC },
                 big + 7 };
             break;
+        case CC_EV_DEVICE_SYNC_ERROR:
+            e->u.device_sync_error = (cc_ev_device_sync_error){
+                1ull << 43, "_Z4stepPi", CC_SYNC_BLOCK_DIVERGENT,
+                CC_SYNC_FLAG_EXITED | CC_SYNC_FLAG_AT_EXIT | 0x80000000u, 0x1f0, "st\"ep\".cu", 77,
+                { 3, 0, 70000 }, { 31, 1, 63 }, 0xffff0000u, 0x0000ffffu, (1ull << 40) + 0x30,
+                "", 0, { 1023, 0, 0 }, 4096, big + 8 };
+            break;
         default:
             break;
         }
@@ -402,6 +409,14 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
         D3(u.device_race.second.block); D3(u.device_race.second.thread);
         D(u.device_race.second.size); D(u.device_race.second.flags);
         D(u.device_race.count);
+        break;
+    case CC_EV_DEVICE_SYNC_ERROR:
+        D(u.device_sync_error.launch_id); S(u.device_sync_error.kernel); D(u.device_sync_error.kind);
+        D(u.device_sync_error.flags); D(u.device_sync_error.pc); S(u.device_sync_error.file);
+        D(u.device_sync_error.line); D3(u.device_sync_error.block); D3(u.device_sync_error.thread);
+        D(u.device_sync_error.mask); D(u.device_sync_error.lanes); D(u.device_sync_error.other_pc);
+        S(u.device_sync_error.other_file); D(u.device_sync_error.other_line);
+        D3(u.device_sync_error.other_thread); D(u.device_sync_error.exited); D(u.device_sync_error.count);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

@@ -40,8 +40,8 @@ const cc_option_spec cc_cli_global_options[] = {
     {"verbose", 0, NULL, "explain what cucheck does; the agent also prints findings as found"},
     /* compute-sanitizer's names */
     {"tool", 1, "NAME", "compute-sanitizer's form of the tool name: 'cucheck --tool memcheck -- "
-                        "PROG' = 'cucheck memcheck -- PROG' (initcheck and synccheck do not "
-                        "exist in cucheck)"},
+                        "PROG' = 'cucheck memcheck -- PROG' (initcheck does not exist in "
+                        "cucheck)"},
     {"log-file", 1, "FILE", "as --output, compute-sanitizer's name: %p = cucheck's pid, %q{VAR} = "
                             "environment variable, %% = % (messages stay on stderr)"},
     {"print-level", 1, "LEVEL", "info (default), warn, error or fatal: the lowest severity of the "
@@ -121,9 +121,6 @@ static const char *missing_tool_advice(const char *name)
 {
     if (strcmp(name, "initcheck") == 0) {
         return "cucheck has no initcheck (reads of uninitialized device memory) yet";
-    }
-    if (strcmp(name, "synccheck") == 0) {
-        return "cucheck has no synccheck (invalid __syncthreads and barrier use) yet";
     }
     return NULL;
 }

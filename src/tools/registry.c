@@ -8,6 +8,7 @@ extern const cc_tool cc_tool_profile;
 extern const cc_tool cc_tool_streamcheck;
 extern const cc_tool cc_tool_memcheck;
 extern const cc_tool cc_tool_racecheck;
+extern const cc_tool cc_tool_synccheck;
 
 static const cc_tool *const registry[] = {
     &cc_tool_run,
@@ -15,6 +16,7 @@ static const cc_tool *const registry[] = {
     &cc_tool_streamcheck,
     &cc_tool_memcheck,
     &cc_tool_racecheck,
+    &cc_tool_synccheck,
     NULL,
 };
 

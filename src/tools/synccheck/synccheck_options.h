@@ -1,0 +1,30 @@
+/* synccheck's options, parsed in one place for the CLI's up-front check, the tool (replay and
+ * live) and the agent's half of synccheck, which decides what runs with the synchronization
+ * patches. synccheck has only the options every instrumenting tool shares
+ * (tools/instr_options.h). */
+#ifndef CUCHECK_TOOLS_SYNCCHECK_OPTIONS_H
+#define CUCHECK_TOOLS_SYNCCHECK_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cucheck/tool.h"
+#include "tools/instr_options.h"
+
+typedef cc_instr_config cc_synccheck_config;
+
+extern const cc_option_spec cc_synccheck_option_specs[];
+
+/* Fill cfg from a getter of option values (NULL = not given): the one parser and validator of
+ * synccheck's options. 0, or -1 with one line in err (option, bad value, what is accepted). */
+int cc_synccheck_config_read(cc_synccheck_config *cfg, cc_option_get get, void *ctx, char *err,
+                             size_t errlen);
+/* The tool's check_options: cc_synccheck_config_read into a scratch config. */
+int cc_synccheck_options_check(cc_option_get get, void *ctx, char *err, size_t errlen);
+/* The same from the encoded form of core/options.h (CUCHECK_OPTIONS), for the agent. */
+int cc_synccheck_config_parse(cc_synccheck_config *cfg, const char *encoded, char *err,
+                              size_t errlen);
+/* 1 if a kernel passes --kernel-include/--kernel-exclude (matched against both names). */
+int cc_synccheck_kernel_selected(const cc_synccheck_config *cfg, const char *mangled,
+                                 const char *demangled);
+
+#endif

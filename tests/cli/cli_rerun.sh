@@ -56,7 +56,7 @@ cat >"$FAKE_DIR/stdin" # must be empty (/dev/null), not the terminal's
 echo "second run output"
 echo "second run error" >&2
 case "$FAKE_SECOND" in
-  sleep) touch "$FAKE_DIR/slept"; sleep 27.5; touch "$FAKE_DIR/woke" ;;
+  sleep) touch "$FAKE_DIR/slept"; sleep "$FAKE_SLEEP"; touch "$FAKE_DIR/woke" ;;
   *) write_report $$ "$FAKE_SECOND" ;;
 esac
 exit 5
@@ -70,6 +70,9 @@ report="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%p/$$/")"
 EOF
 chmod +x "$WORK/fake.sh" "$WORK/child.sh"
 export FAKE_DIR="$WORK"
+# The second run's sleep, unique to this test run: another run of this test on the machine (a
+# parallel ctest, a CI clone) must not be taken for a child this one left running.
+export FAKE_SLEEP="27.$$"
 
 # run_fake FIRST SECOND ARGS...: cucheck ARGS -- fake.sh, the JSON report in $WORK/report.jsonl
 run_fake() {
@@ -166,7 +169,7 @@ took=$(( $(date +%s) - start ))
 report_has 'the second run did not end within 10 s' "sleep: reason"
 [ "$took" -lt 25 ] || fail "sleep: cucheck took ${took}s, the limit is about 10s"
 sleep 1
-pgrep -f 'sleep 27.5' >/dev/null && fail "sleep: the second run's child was left running"
+pgrep -f "sleep $FAKE_SLEEP" >/dev/null && fail "sleep: the second run's child was left running"
 
 # 8. A bad value stops before anything runs.
 expect_usage_error "run --rerun yes" run --rerun yes -- "$WORK/fake.sh"

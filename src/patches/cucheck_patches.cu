@@ -498,6 +498,16 @@ cc_floor_cuda_barrier(void *userdata, uint64_t pc, void *barrier, uint32_t kind,
     return SANITIZER_PATCH_SUCCESS;
 }
 
+// synccheck's floor (CUCHECK_SY_PATCH=floor): its shuffle and block-exit classes.
+extern "C" __device__ __noinline__ SanitizerPatchResult cc_floor_pc(void *userdata, uint64_t pc)
+{
+    (void)userdata, (void)pc;
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+static_assert(cc_same_type<decltype(&cc_floor_pc), SanitizerCallbackShfl>::value &&
+                  cc_same_type<decltype(&cc_floor_pc), SanitizerCallbackBlockExit>::value,
+              "floor pc patch signature");
 static_assert(cc_same_type<decltype(&cc_floor_barrier), SanitizerCallbackBarrier>::value,
               "floor barrier patch signature");
 static_assert(cc_same_type<decltype(&cc_floor_syncwarp), SanitizerCallbackSyncwarp>::value,
@@ -533,6 +543,7 @@ static_assert(sizeof(cc_mc_heap_block) == 24, "cc_mc_heap_block layout");
 #include "streamcheck_patches.cuh"
 #include "progress_patches.cuh"
 #include "racecheck_patches.cuh"
+#include "synccheck_patches.cuh"
 
 static_assert(cc_same_type<decltype(&cc_rc_shared_access), SanitizerCallbackMemoryAccess>::value,
               "racecheck shared patch signature");
@@ -551,3 +562,14 @@ static_assert(cc_same_type<decltype(&cc_rc_cluster_wait),
 static_assert(cc_same_type<decltype(&cc_rc_cuda_barrier), SanitizerCallbackCudaBarrier>::value,
               "racecheck mbarrier patch signature");
 static_assert(sizeof(cc_rc_gentry) == 16 && alignof(cc_rc_gentry) == 16, "cc_rc_gentry layout");
+static_assert(cc_same_type<decltype(&cc_sy_barrier), SanitizerCallbackBarrier>::value,
+              "synccheck barrier patch signature");
+static_assert(cc_same_type<decltype(&cc_sy_syncwarp), SanitizerCallbackSyncwarp>::value &&
+                  cc_same_type<decltype(&cc_sy_syncwarp_release), SanitizerCallbackSyncwarp>::value,
+              "synccheck syncwarp patch signatures");
+static_assert(cc_same_type<decltype(&cc_sy_shfl), SanitizerCallbackShfl>::value,
+              "synccheck shuffle patch signature");
+static_assert(cc_same_type<decltype(&cc_sy_block_exit), SanitizerCallbackBlockExit>::value,
+              "synccheck block exit patch signature");
+static_assert(sizeof(cc_sy_warp) == 32 && sizeof(cc_sy_block) == 32 + 32 * CC_SY_WARPS,
+              "cc_sy_block layout");

@@ -311,4 +311,86 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
     unsigned int counts[CC_RC_MAX_SITES];     /* hazards per record */
 } cc_rc_launch;
 
+/* ---- synccheck: misused synchronization found on the device, only (pc, kind) records leave it
+ * A checked launch gets a cc_sy_launch (device memory) as userdata. Per block (linear block id
+ * below nblocks) a cc_sy_block region of the launch's buffer (device memory, zeroed before the
+ * launch): the block's exited threads, the barrier of each of the last two rounds (the first
+ * warp there claims it), and per warp its exited lanes, its barrier rounds and its warp
+ * synchronization in progress. Updated by each group's lowest active lane with atomics (no
+ * locks); a misuse is folded by (pc, kind, flags) into one of CC_SY_MAX_SITES records (pinned
+ * host memory). */
+#define CC_PATCH_FN_SY_BARRIER "cc_sy_barrier"                 /* before bar.sync */
+#define CC_PATCH_FN_SY_SYNCWARP "cc_sy_syncwarp"               /* before a warp sync */
+#define CC_PATCH_FN_SY_SYNCWARP_RELEASE "cc_sy_syncwarp_release" /* after it released */
+#define CC_PATCH_FN_SY_SHFL "cc_sy_shfl"                       /* before a shuffle */
+#define CC_PATCH_FN_SY_BLOCK_EXIT "cc_sy_block_exit"           /* a thread's exit */
+/* synccheck's floor (CUCHECK_SY_PATCH=floor) for the classes with (userdata, pc) patches. */
+#define CC_PATCH_FN_FLOOR_PC "cc_floor_pc"
+
+#define CC_SY_LAUNCH_MAGIC 0x4b435953u /* "SYCK" */
+#define CC_SY_MAX_SITES 64
+#define CC_SY_WARPS 32                 /* warps per block region (1024 threads) */
+#define CC_SY_SHFL_WINDOW 8u           /* a warp sync at most this many instructions (16 bytes)
+                                        * before a shuffle is taken as the shuffle's own */
+
+/* Kinds and flags: the same values as CC_SYNC_* and CC_SYNC_FLAG_* of cucheck/event.h. */
+#define CC_SY_WARP_DIVERGENT 1u
+#define CC_SY_BLOCK_DIVERGENT 2u
+#define CC_SY_AFTER_EXIT 3u
+#define CC_SY_SYNCWARP_MASK 4u
+#define CC_SY_SHFL_MASK 5u
+#define CC_SY_F_NOT_IN_MASK 0x1u
+#define CC_SY_F_NO_THREAD 0x2u
+#define CC_SY_F_EXITED 0x4u
+#define CC_SY_F_EXIT_WAITED 0x8u
+#define CC_SY_F_MASK_UNKNOWN 0x10u
+#define CC_SY_F_AT_EXIT 0x20u
+
+typedef struct cc_sy_warp {      /* 32 bytes */
+    unsigned int exited;         /* lanes that exited */
+    unsigned int rounds;         /* block barriers this warp passed */
+    unsigned int arrived;        /* unaligned barrier: lanes arrived in the current round */
+    unsigned int sw_wait;        /* lanes waiting in a warp sync (set before it, cleared after) */
+    unsigned int sw_mask;        /* the masks they wait on, together */
+    unsigned int sw_pc;          /* pc >> 4 (low 32 bits) of the warp's last warp sync */
+    unsigned int sw_bad;         /* CC_SY_F_* found on it so far (a shuffle after it takes them) */
+    unsigned int sw_bad_lanes;   /* the lanes at fault */
+} cc_sy_warp;
+
+typedef struct cc_sy_block {     /* one block's region, zeroed before the launch */
+    unsigned int exited;         /* threads of the block that exited */
+    unsigned int round_tid[2];   /* a thread of the warp that claimed round[parity] */
+    unsigned int reserved;
+    /* The barrier of round r (0, 1, ...) in round[r & 1]: (r + 1) << 32 | (pc >> 4) (low 32
+     * bits), set by the first warp there; 0 = none yet. */
+    unsigned long long round[2];
+    cc_sy_warp warps[CC_SY_WARPS];
+} cc_sy_block;
+
+typedef struct cc_sy_record {    /* host-visible; valid is written last */
+    uint64_t pc;                 /* exact */
+    uint64_t other_pc;           /* block_divergent: the other barrier (low 36 bits, see round) */
+    uint32_t kind;               /* CC_SY_* */
+    uint32_t flags;              /* CC_SY_F_* */
+    uint32_t block;              /* linear block id */
+    uint32_t thread;             /* linear thread id in the block */
+    uint32_t other_thread;       /* block_divergent: a thread at the other barrier */
+    uint32_t mask;               /* the mask, or the lanes that took part */
+    uint32_t lanes;              /* the lanes at fault */
+    uint32_t exited;             /* after_exit: threads of the block that had exited */
+    uint32_t valid;
+    uint32_t reserved;
+} cc_sy_record;
+
+typedef struct cc_sy_launch {    /* device memory; uploaded whole before each checked launch */
+    uint32_t magic;
+    uint32_t nblocks;            /* blocks with a region (linear id below it); others unchecked */
+    cc_sy_block *blocks;         /* device: nblocks regions */
+    cc_sy_record *records;       /* pinned host memory, CC_SY_MAX_SITES of them */
+    unsigned int overflow;       /* misuses that found no free record */
+    unsigned int unmodelled;     /* named or partial barriers passed (not checked) */
+    unsigned long long keys[CC_SY_MAX_SITES]; /* 0 = free, else (pc >> 4) << 16 | flags << 4 | kind */
+    unsigned int counts[CC_SY_MAX_SITES];     /* occurrences per record */
+} cc_sy_launch;
+
 #endif

@@ -51,7 +51,10 @@ static int check_sm90_elf(const unsigned char *elf, uint64_t size)
     const char *names[] = {CC_PATCH_FN_MC_GLOBAL, CC_PATCH_FN_MC_SHARED, CC_PATCH_FN_MC_LOCAL,
                            CC_PATCH_FN_MC_MEMCPY_ASYNC, CC_PATCH_FN_MC_DEVICE_MALLOC,
                            CC_PATCH_FN_MC_DEVICE_FREE, CC_PATCH_FN_SC_GLOBAL,
-                           CC_PATCH_FN_PROGRESS_ENTER, CC_PATCH_FN_PROGRESS_EXIT};
+                           CC_PATCH_FN_PROGRESS_ENTER, CC_PATCH_FN_PROGRESS_EXIT,
+                           CC_PATCH_FN_SY_BARRIER, CC_PATCH_FN_SY_SYNCWARP,
+                           CC_PATCH_FN_SY_SYNCWARP_RELEASE, CC_PATCH_FN_SY_SHFL,
+                           CC_PATCH_FN_SY_BLOCK_EXIT, CC_PATCH_FN_FLOOR_PC};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!contains(elf, (size_t)size, names[i])) {
             fprintf(stderr, "selftest: sm_90 cubin lacks patch function %s\n", names[i]);

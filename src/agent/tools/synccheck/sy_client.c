@@ -1,0 +1,340 @@
+/* synccheck's client of the instrumentation manager (instr_internal.h): its patches (block
+ * barriers, warp syncs before and after their release, shuffles, thread exits:
+ * synccheck_patches.cuh), its launch policy (kernel include/exclude, launch skip/count, --mode
+ * full: every launch, adaptive: --checks-per-kernel checked launches per (kernel, grid, block)),
+ * the cc_sy_launch header (per-block regions zeroed on the launch's stream), and the drain once
+ * the launch is done: the misuse records in the slot's pinned memory become
+ * CC_EV_DEVICE_SYNC_ERROR events (pcs -> file:line from the module's cubin); a warp sync whose
+ * misuse a shuffle right after it took over is reported once, as the shuffle's. The functions
+ * here run with cc_instr_g.lock held, but for sy_prepare and sy_fetch. */
+#include <stdlib.h>
+#include <string.h>
+#include "agent/core/agent.h"
+#include "agent/core/agent_knobs.h"
+#include "agent/instr/instr_internal.h"
+#include "agent/tools/launch_policy.h"
+#include "agent/tools/synccheck/sy_client.h"
+
+/* A launch's block regions at most (bytes); past it only the first blocks are checked. */
+#define SY_REGIONS_CAP (256ull << 20)
+
+static cc_synccheck_config sy_cfg;
+
+static cc_launch_tables sy_tables; /* the launch policy's (launch_policy.h) */
+
+static struct {
+    uint64_t capped_launches;   /* launches whose blocks were not all checked */
+    uint64_t unmodelled;        /* named or partial barriers passed */
+    uint64_t overflow;          /* misuses that found no record */
+    uint64_t lost;              /* launches whose records could not be read */
+} sy_g;
+
+/* Per slot (cc_instr_slot.extra). */
+typedef struct sy_slot {
+    cc_sy_block *blocks;        /* device memory: the launch's regions */
+    size_t cap;                 /* bytes */
+    size_t used;                /* bytes this launch uses (zeroed in sy_prepare) */
+    uint32_t grid[3], block[3];
+    uint64_t nblocks_all;
+    uint32_t nblocks;           /* checked */
+} sy_slot;
+
+/* The slot's host records: what the patches write, then the header's counts (sy_fetch). */
+typedef struct sy_host_records {
+    cc_sy_record records[CC_SY_MAX_SITES];
+    unsigned int counts[CC_SY_MAX_SITES];
+    unsigned int overflow, unmodelled;
+    unsigned int counts_valid;
+} sy_host_records;
+
+/* ---- launch policy (as racecheck's) ---- */
+
+static int func_selected(CUfunction fn, const char *name)
+{
+    if (sy_cfg.kernel_include[0] == '\0' && sy_cfg.kernel_exclude[0] == '\0') {
+        return 1;
+    }
+    int known = cc_launch_func_known(&sy_tables, fn);
+    if (known >= 0) {
+        return known;
+    }
+    const char *dem = cc_launch_demangled(name); /* once per function */
+    int selected = cc_synccheck_kernel_selected(&sy_cfg, name, dem);
+    cc_launch_func_remember(&sy_tables, fn, selected);
+    return selected;
+}
+
+static int sy_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
+{
+    (void)launch;
+    cc_instr_state *g = &cc_instr_g;
+    int want = 0;
+    uint64_t *shape = NULL;
+    cc_launch_tables_ready(&sy_tables);
+    if (func_selected(d->function, d->functionName)) {
+        g->selected_launches++;
+        int in_window = g->selected_launches > sy_cfg.launch_skip &&
+                        (sy_cfg.launch_count == 0 || g->checked_launches < sy_cfg.launch_count);
+        if (in_window && sy_cfg.full) {
+            want = 1;
+        } else if (in_window) {
+            shape = cc_launch_shape_of(&sy_tables, d);
+            want = shape != NULL && *shape < sy_cfg.checks_per_kernel;
+        }
+    }
+    int may_unpatch = !sy_cfg.full ||
+                      (sy_cfg.launch_count != 0 && g->checked_launches >= sy_cfg.launch_count);
+    if (!cc_instr_module_want(m, want, may_unpatch)) {
+        return 0;
+    }
+    if (shape != NULL) {
+        (*shape)++;
+    }
+    return 1;
+}
+
+/* ---- launch header ---- */
+
+static int sy_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    sy_slot *x = c->slots[slot].extra;
+    if (x == NULL) {
+        x = calloc(1, sizeof *x);
+        if (x == NULL) {
+            return -1;
+        }
+        c->slots[slot].extra = x;
+    }
+    cc_sy_launch *hdr = out;
+    x->grid[0] = d->gridDim_x, x->grid[1] = d->gridDim_y, x->grid[2] = d->gridDim_z;
+    x->block[0] = d->blockDim_x, x->block[1] = d->blockDim_y, x->block[2] = d->blockDim_z;
+    x->nblocks_all = (uint64_t)d->gridDim_x * d->gridDim_y * d->gridDim_z;
+    uint64_t fit = SY_REGIONS_CAP / sizeof(cc_sy_block);
+    x->nblocks = (uint32_t)(x->nblocks_all < fit ? x->nblocks_all : fit);
+    x->used = (size_t)x->nblocks * sizeof(cc_sy_block);
+    if (x->nblocks < x->nblocks_all && sy_g.capped_launches++ == 0) {
+        cc_agent_report_note("synccheck: kernel %s: only the first %u of its %llu blocks are "
+                             "checked (a launch's block state is kept under %llu MiB)",
+                             d->functionName != NULL ? d->functionName : "?", x->nblocks,
+                             (unsigned long long)x->nblocks_all, SY_REGIONS_CAP >> 20);
+    }
+    hdr->magic = CC_SY_LAUNCH_MAGIC;
+    hdr->nblocks = x->nblocks;
+    hdr->records = c->slots[slot].host;
+    return 0;
+}
+
+/* Without the manager's lock: the block regions, zeroed on the launch's stream. */
+static int sy_prepare(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    cc_sy_launch *hdr = out;
+    sy_slot *x = c->slots[slot].extra;
+    if (x->cap < x->used || x->blocks == NULL) {
+        size_t cap = x->used > 4096 ? x->used : 4096;
+        void *p = NULL;
+        if (sanitizerAlloc(c->ctx, &p, cap) != SANITIZER_SUCCESS) {
+            return -1;
+        }
+        if (x->blocks != NULL) {
+            sanitizerFree(c->ctx, x->blocks); /* the slot's last launch was drained */
+        }
+        x->blocks = p;
+        x->cap = cap;
+    }
+    if (x->used > 0 &&
+        sanitizerMemset(x->blocks, 0, x->used, d->hStream) != SANITIZER_SUCCESS) {
+        return -1;
+    }
+    hdr->blocks = x->blocks;
+    return 0;
+}
+
+/* ---- drain ---- */
+
+/* Without the manager's lock, the launch done: the per-record counts and the header's overflow
+ * and unmodelled counts into the slot's host records. */
+static void sy_fetch(void *dev, void *host, void *extra, Sanitizer_StreamHandle hstream)
+{
+    (void)extra;
+    sy_host_records *r = host;
+    cc_sy_launch *hdr = dev;
+    r->counts_valid = 0;
+    r->counts_valid =
+        sanitizerMemcpyDeviceToHost(r->counts, hdr->counts, sizeof r->counts, hstream) ==
+            SANITIZER_SUCCESS &&
+        sanitizerMemcpyDeviceToHost(&r->overflow, &hdr->overflow, 2 * sizeof(unsigned int),
+                                    hstream) == SANITIZER_SUCCESS;
+    /* A launch that finds this header later without a binding of its own must not use it. */
+    sanitizerMemset(dev, 0, sizeof(uint32_t), hstream);
+}
+
+/* A linear id -> x, y, z in dims. */
+static void unflatten(uint32_t id, const uint32_t dims[3], uint32_t out[3])
+{
+    uint32_t dx = dims[0] ? dims[0] : 1, dy = dims[1] ? dims[1] : 1;
+    out[0] = id % dx;
+    out[1] = (id / dx) % dy;
+    out[2] = id / (dx * dy);
+}
+
+/* 1 if record i is a warp sync's misuse that the shuffle right after it took over (reported
+ * once, as the shuffle's: the shuffle's implicit warp sync). */
+static int taken_by_shuffle(const sy_host_records *rec, int i)
+{
+    const cc_sy_record *r = &rec->records[i];
+    if (r->kind != CC_SY_SYNCWARP_MASK) {
+        return 0;
+    }
+    for (int j = 0; j < CC_SY_MAX_SITES; j++) {
+        const cc_sy_record *s = &rec->records[j];
+        if (s->valid && s->kind == CC_SY_SHFL_MASK && !(s->flags & CC_SY_F_MASK_UNKNOWN) &&
+            s->block == r->block && s->pc > r->pc &&
+            s->pc - r->pc <= 16u * CC_SY_SHFL_WINDOW) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void emit_record(cc_instr_module *m, const cc_instr_slot *slot, const sy_slot *x,
+                        const char *kernel, uint64_t launch_id, const cc_sy_record *r,
+                        uint64_t count)
+{
+    cc_event ev;
+    cc_agent_event_init(&ev, CC_EV_DEVICE_SYNC_ERROR);
+    cc_ev_device_sync_error *e = &ev.u.device_sync_error;
+    e->launch_id = launch_id;
+    e->kernel = kernel;
+    e->kind = r->kind;
+    e->flags = r->flags;
+    cc_instr_resolve_pc(m, kernel, slot->function_pc, slot->function_size, r->pc, &e->pc,
+                        &e->file, &e->line);
+    e->other_file = "";
+    if (r->kind == CC_SY_BLOCK_DIVERGENT) {
+        cc_instr_resolve_pc(m, kernel, slot->function_pc, slot->function_size, r->other_pc,
+                            &e->other_pc, &e->other_file, &e->other_line);
+        unflatten(r->other_thread, x->block, e->other_thread);
+    }
+    unflatten(r->block, x->grid, e->block);
+    unflatten(r->thread, x->block, e->thread);
+    e->mask = r->mask;
+    e->lanes = r->lanes;
+    e->exited = r->exited;
+    e->count = count;
+    cc_agent_emit(&ev);
+}
+
+static int sy_drain(cc_instr_ctx *c, int slot_index, cc_instr_done *l, cc_instr_module *m,
+                    int device_ok)
+{
+    cc_instr_slot *slot = &c->slots[slot_index];
+    sy_host_records *rec = slot->host;
+    sy_slot *x = slot->extra;
+    const char *kernel = l->function_name != NULL ? l->function_name : "";
+    int have_counts = device_ok && rec->counts_valid;
+    if (!device_ok && sy_g.lost++ == 0) {
+        cc_agent_report_note("synccheck: the results of launch #%llu (kernel %s) could not be "
+                             "read back (it or a later launch may have faulted)",
+                             (unsigned long long)l->launch_id, kernel[0] ? kernel : "?");
+    }
+    if (have_counts) {
+        if (rec->unmodelled > 0 && sy_g.unmodelled == 0) {
+            cc_agent_report_note("synccheck: kernel %s: named or partial barriers (bar.sync with "
+                                 "an id or a thread count) are not checked", kernel);
+        }
+        if (rec->overflow > 0 && sy_g.overflow == 0) {
+            cc_agent_report_note("synccheck: kernel %s: more than %d distinct misuses in one "
+                                 "launch; the rest are not reported", kernel, CC_SY_MAX_SITES);
+        }
+        sy_g.overflow += rec->overflow;
+        sy_g.unmodelled += rec->unmodelled;
+    }
+    uint32_t n = 0;
+    for (int i = 0; i < CC_SY_MAX_SITES; i++) {
+        const cc_sy_record *r = &rec->records[i];
+        if (r->valid && x != NULL && !taken_by_shuffle(rec, i)) {
+            emit_record(m, slot, x, kernel, l->launch_id, r,
+                        have_counts && rec->counts[i] > 0 ? rec->counts[i] : 1u);
+            n++;
+        }
+    }
+    memset(rec->records, 0, sizeof rec->records);
+    rec->counts_valid = 0;
+    l->errors = n;
+    return 0;
+}
+
+static void sy_ctx_destroy(cc_instr_ctx *c)
+{
+    for (size_t i = 0; i < CC_INSTR_SLOTS; i++) {
+        free(c->slots[i].extra); /* device memory goes with the context */
+        c->slots[i].extra = NULL;
+    }
+}
+
+static const cc_instr_client sy_client = {
+    .name = "synccheck",
+    .classes = {{SANITIZER_INSTRUCTION_BARRIER, CC_PATCH_FN_SY_BARRIER},
+                {SANITIZER_INSTRUCTION_SYNCWARP, CC_PATCH_FN_SY_SYNCWARP},
+                {SANITIZER_INSTRUCTION_SYNCWARP_RELEASE, CC_PATCH_FN_SY_SYNCWARP_RELEASE},
+                {SANITIZER_INSTRUCTION_SHFL, CC_PATCH_FN_SY_SHFL},
+                {SANITIZER_INSTRUCTION_BLOCK_EXIT, CC_PATCH_FN_SY_BLOCK_EXIT}},
+    .nclasses = 5,
+    .dev_bytes = sizeof(cc_sy_launch),
+    .host_bytes = sizeof(sy_host_records),
+    .deferred_drain = 1,
+    .decide = sy_decide,
+    .fill = sy_fill,
+    .prepare = sy_prepare,
+    .fetch = sy_fetch,
+    .drain = sy_drain,
+    .ctx_destroy = sy_ctx_destroy,
+};
+
+int cc_sy_config_load(const char *encoded_options, char *err, size_t errlen)
+{
+    return cc_synccheck_config_parse(&sy_cfg, encoded_options, err, errlen);
+}
+
+/* CUCHECK_SY_PATCH=floor: the same instruction classes patched with functions that return at
+ * once and no block state prepared (a measuring aid: what the patched calls alone cost,
+ * bench/synccheck_floor.sh, docs/synccheck.md). */
+static int sy_prepare_floor(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
+{
+    (void)c, (void)slot, (void)d;
+    cc_sy_launch *hdr = out;
+    hdr->nblocks = 0;
+    hdr->blocks = NULL;
+    return 0;
+}
+
+/* The floor's function for one of synccheck's instruction classes. */
+static const char *floor_function(Sanitizer_InstructionId id)
+{
+    switch (id) {
+    case SANITIZER_INSTRUCTION_BARRIER:
+        return CC_PATCH_FN_FLOOR_BARRIER;
+    case SANITIZER_INSTRUCTION_SYNCWARP:
+    case SANITIZER_INSTRUCTION_SYNCWARP_RELEASE:
+        return CC_PATCH_FN_FLOOR_SYNCWARP;
+    default:
+        return CC_PATCH_FN_FLOOR_PC; /* shuffles and thread exits */
+    }
+}
+
+const cc_instr_client *cc_sy_client_init(void)
+{
+    const char *v = cc_knob_get(CC_KNOB_SY_PATCH);
+    if (v != NULL && strcmp(v, "floor") == 0) {
+        static cc_instr_client floor; /* synccheck's client with empty patches, no state */
+        floor = sy_client;
+        for (size_t i = 0; i < floor.nclasses; i++) {
+            floor.classes[i].fn = floor_function(floor.classes[i].id);
+        }
+        floor.prepare = sy_prepare_floor;
+        cc_agent_note("synccheck: CUCHECK_SY_PATCH=floor: barriers, warp syncs, shuffles and "
+                      "thread exits are patched with empty functions; nothing is checked");
+        return &floor;
+    }
+    return &sy_client;
+}

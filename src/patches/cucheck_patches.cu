@@ -571,5 +571,5 @@ static_assert(cc_same_type<decltype(&cc_sy_shfl), SanitizerCallbackShfl>::value,
               "synccheck shuffle patch signature");
 static_assert(cc_same_type<decltype(&cc_sy_block_exit), SanitizerCallbackBlockExit>::value,
               "synccheck block exit patch signature");
-static_assert(sizeof(cc_sy_warp) == 32 && sizeof(cc_sy_block) == 32 + 32 * CC_SY_WARPS,
+static_assert(sizeof(cc_sy_warp) == 64 && sizeof(cc_sy_block) == 32 + 64 * CC_SY_WARPS,
               "cc_sy_block layout");

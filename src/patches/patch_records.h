@@ -346,7 +346,7 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
 #define CC_SY_F_MASK_UNKNOWN 0x10u
 #define CC_SY_F_AT_EXIT 0x20u
 
-typedef struct cc_sy_warp {      /* 32 bytes */
+typedef struct cc_sy_warp {      /* 64 bytes */
     unsigned int exited;         /* lanes that exited */
     unsigned int rounds;         /* block barriers this warp passed */
     unsigned int arrived;        /* unaligned barrier: lanes arrived in the current round */
@@ -355,6 +355,8 @@ typedef struct cc_sy_warp {      /* 32 bytes */
     unsigned int sw_pc;          /* pc >> 4 (low 32 bits) of the warp's last warp sync */
     unsigned int sw_bad;         /* CC_SY_F_* found on it so far (a shuffle after it takes them) */
     unsigned int sw_bad_lanes;   /* the lanes at fault */
+    unsigned int sw_last_mask;   /* the mask of the warp's last warp sync */
+    unsigned int reserved[7];
 } cc_sy_warp;
 
 typedef struct cc_sy_block {     /* one block's region, zeroed before the launch */

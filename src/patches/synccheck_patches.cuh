@@ -209,6 +209,7 @@ static __device__ __noinline__ void cc_sy_syncwarp_checked(cc_sy_launch *L, uint
     atomicOr(&W->sw_mask, mask);
     atomicOr(&W->sw_wait, active);
     atomicExch(&W->sw_pc, (uint32_t)(pc >> 4));
+    atomicExch(&W->sw_last_mask, mask);
     atomicExch(&W->sw_bad_lanes, lanes);
     atomicExch(&W->sw_bad, bad);
     if (bad != 0u) {
@@ -273,7 +274,7 @@ static __device__ __noinline__ void cc_sy_shfl_checked(cc_sy_launch *L, uint64_t
         return;
     }
     uint32_t live = cc_sy_existing(tid >> 5) & ~cc_sy_load(&W->exited);
-    if (active != live) {
+    if (active != live && cc_sy_load(&W->sw_last_mask) != active) {
         cc_sy_record_misuse(L, pc, CC_SY_SHFL_MASK, CC_SY_F_MASK_UNKNOWN, active, live & ~active,
                             0u, 0ull, 0u);
     }

@@ -30,11 +30,13 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "memcheck"))
 sys.path.insert(0, os.path.join(HERE, "attribution"))
+sys.path.insert(0, os.path.join(HERE, "synccheck"))
 import expectations  # noqa: E402
 import findings  # noqa: E402
 import run_attribution  # noqa: E402
 import run_gpu_tests  # noqa: E402
 import run_memcheck_gpu  # noqa: E402
+import run_synccheck_gpu  # noqa: E402
 import verdict  # noqa: E402
 from findings import Expect  # noqa: E402
 
@@ -645,6 +647,67 @@ class MemcheckRunner(unittest.TestCase):
         ok, _ = run_memcheck_gpu.device_values_ok([device_finding()], "invalid-global-write",
                                                   {"thread": ["231.0.0"]}, "")
         self.assertFalse(ok)
+
+
+class SynccheckRunner(unittest.TestCase):
+    """run_synccheck_gpu.judge_run over the real tests/gpu/synccheck/expected.txt, with findings
+    shaped as cucheck synccheck writes them (tests/scenarios/synccheck)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.report = os.path.join(self.tmp.name, "r.jsonl")
+        rows = run_synccheck_gpu.load_rows(os.path.join(HERE, "synccheck", "expected.txt"))
+        self.groups = {k[0]: m for k, m in run_memcheck_gpu.groups(rows)}
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    @staticmethod
+    def finding(kind, kernel, file, line, severity="error"):
+        return {"type": "finding", "tool": "synccheck", "kind": kind, "severity": severity,
+                "message": "Barrier error", "count": 2,
+                "device": {"kernel": kernel, "launch_id": 1, "stream": "0x0", "pc": "0x1a0",
+                           "file": "/src/tests/gpu/synccheck/" + file, "line": line,
+                           "block": [0, 0, 0], "thread": [0, 0, 0]},
+                "frames": [{"pc": "0x0", "text": "main (%s:20)" % file}]}
+
+    @staticmethod
+    def note(mode, launches=2):
+        return {"type": "note", "tool": "synccheck",
+                "text": "synccheck (%s mode): kernels checked %d/1, launches instrumented %d/2; "
+                        "2 misuse(s) reported in 1 event(s)" % (mode, min(launches, 1),
+                                                                launches)}
+
+    def judge(self, prog, records, mode="full", code=0, native=0):
+        write_report(self.report, records)
+        return run_synccheck_gpu.judge_run(self.groups[prog], mode, native,
+                                           (code, "done\n", SUMMARY % "synccheck", False),
+                                           self.report)
+
+    def test_rows_name_their_bug_lines(self):
+        for members in self.groups.values():
+            for r in members:
+                if r["device"]:
+                    self.assertTrue(run_memcheck_gpu.marker_ok(r), r["where"])
+                    self.assertTrue(os.path.exists(r["src"]), r["where"])
+
+    def test_divergent_warp_either_form(self):
+        for kind in ("sync-divergent-warp", "sync-after-exit"):
+            f = self.finding(kind, "half_barrier(int*, int)", "sy_divergent_warp.cu", 12)
+            self.assertTrue(self.judge("sy_divergent_warp", [f, self.note("full")])[0], kind)
+        wrong_line = self.finding("sync-divergent-warp", "half_barrier(int*, int)",
+                                  "sy_divergent_warp.cu", 13)
+        self.assertFalse(self.judge("sy_divergent_warp", [wrong_line, self.note("full")])[0])
+        self.assertFalse(self.judge("sy_divergent_warp", [self.note("full")])[0])
+
+    def test_clean_and_the_note(self):
+        self.assertTrue(self.judge("sy_reduce_clean", [self.note("adaptive")], "adaptive")[0])
+        self.assertFalse(self.judge("sy_reduce_clean", [self.note("full")], "adaptive")[0])
+        self.assertFalse(self.judge("sy_reduce_clean", [self.note("full", 0)])[0])
+        f = self.finding("sync-shfl-mask", "shfl_half(int*, int)", "sy_shfl_mask.cu", 10,
+                         "warning")
+        self.assertFalse(self.judge("sy_shfl_clean", [f, self.note("full")])[0])
+        self.assertTrue(self.judge("sy_shfl_mask", [f, self.note("full")])[0])
 
 
 class AttributionRunner(unittest.TestCase):

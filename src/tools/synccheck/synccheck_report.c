@@ -2,8 +2,9 @@
  * one pc, found by the device patches and folded by the agent) becomes a sync-* finding at the
  * barrier, __syncwarp or shuffle (kernel demangled, file:line, pc, thread, block), with the
  * launch's host stack, and for warps at two different barriers the other one as the related
- * "other barrier". Severity error, but a shuffle run by part of its warp with no mask to check
- * is a warning. Repeats of one source location are folded (synccheck_fold.c): they are reported
+ * "other barrier". Severity error, but two are warnings: a shuffle run by part of its warp with
+ * no mask to check, and a mask whose only fault is naming lanes that had exited or do not exist
+ * (CUDA lets the call go on without them; what a shuffle reads from them is undefined). Repeats of one source location are folded (synccheck_fold.c): they are reported
  * with the first occurrence's places, so the reporter counts them as one finding. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -60,15 +61,29 @@ static void mask_causes(char *out, size_t len, const cc_ev_device_sync_error *e)
         }                                                                                 \
     }
     CAUSE(CC_SYNC_FLAG_NOT_IN_MASK, "the calling thread is not in the mask")
-    CAUSE(CC_SYNC_FLAG_NO_THREAD, "it names lanes 0x%08" PRIx32 " past the block's last thread",
-          e->lanes)
-    CAUSE(CC_SYNC_FLAG_EXITED, "it names lanes 0x%08" PRIx32 " that had exited", e->lanes)
+    CAUSE(CC_SYNC_FLAG_NO_THREAD, "it names lanes 0x%08" PRIx32 " past the block's last thread "
+          "(allowed, as exited lanes, but what a shuffle reads from them is undefined)", e->lanes)
+    CAUSE(CC_SYNC_FLAG_EXITED, "it names lanes 0x%08" PRIx32 " that had exited (allowed, but "
+          "what a shuffle reads from them is undefined)", e->lanes)
     CAUSE(CC_SYNC_FLAG_EXIT_WAITED, "lanes 0x%08" PRIx32 " it names exited while the others "
           "waited for them", e->lanes)
 #undef CAUSE
     if (n == 0) {
         snprintf(out, len, "it names lanes 0x%08" PRIx32 " that do not take part", e->lanes);
     }
+}
+
+/* Warnings: what may be correct, or is allowed but suspect. */
+static int is_warning(const cc_ev_device_sync_error *e)
+{
+    const uint32_t errors = CC_SYNC_FLAG_NOT_IN_MASK | CC_SYNC_FLAG_EXIT_WAITED;
+    if (e->kind != CC_SYNC_SHFL_MASK && e->kind != CC_SYNC_SYNCWARP_MASK) {
+        return 0;
+    }
+    if (e->kind == CC_SYNC_SHFL_MASK && (e->flags & CC_SYNC_FLAG_MASK_UNKNOWN)) {
+        return 1;
+    }
+    return (e->flags & (CC_SYNC_FLAG_EXITED | CC_SYNC_FLAG_NO_THREAD)) && !(e->flags & errors);
 }
 
 static void message(char *out, size_t len, const cc_ev_device_sync_error *e, const char *at,
@@ -168,9 +183,7 @@ void sy_on_sync_error(sy_state *s, const cc_ev_device_sync_error *event)
     memset(&f, 0, sizeof f);
     f.tool = "synccheck";
     f.kind = kind_id(e.kind);
-    f.severity = e.kind == CC_SYNC_SHFL_MASK && (e.flags & CC_SYNC_FLAG_MASK_UNKNOWN)
-                     ? CC_SEV_WARNING
-                     : CC_SEV_ERROR;
+    f.severity = is_warning(&e) ? CC_SEV_WARNING : CC_SEV_ERROR;
     f.message = msg;
     f.has_device = 1;
     loc(&f.device, s, &e, kernel, e.pc, e.file, e.line, e.thread);

@@ -71,6 +71,8 @@ typedef enum cc_event_kind {
     CC_EV_SUBALLOC = 47,       /* a sub-allocator's heap or region changed (NVTX memory API, PyTorch) */
     CC_EV_DEVICE_RACE = 48,    /* racecheck: a data race inside one launch, found on the device */
     CC_EV_DEVICE_SYNC_ERROR = 49, /* synccheck: a barrier, __syncwarp or shuffle misused, on the device */
+    CC_EV_DEVICE_UNINIT_READ = 50, /* initcheck: a device read of bytes nothing wrote */
+    CC_EV_INIT_WRITE = 51,     /* initcheck: bytes a checked launch wrote (uninitialised before) */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -686,6 +688,37 @@ typedef struct cc_ev_device_sync_error {
     uint64_t count;        /* occurrences folded into this event (>= 1) */
 } cc_ev_device_sync_error;
 
+/* ---- initcheck: uninitialised device memory (CC_EV_DEVICE_UNINIT_READ, CC_EV_INIT_WRITE) ---- */
+/* A checked launch gets the uninitialised byte ranges of its context's allocations and a write
+ * bitmap over them. A read of such a byte whose bit is still clear is one DEVICE_UNINIT_READ
+ * (folded per pc by the agent: count); after the launch the bitmap comes back as INIT_WRITE
+ * ranges, which the tool marks initialised. Both are emitted after the launch completed, before
+ * its LAUNCH_CHECKED, and before the program's next call is seen. */
+#define CC_INIT_WRITE_ASSUMED 0x1u /* not observed: a range past the launch's bitmap, taken as
+                                    * written (no false report later) */
+
+typedef struct cc_ev_device_uninit_read {
+    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id */
+    const char *kernel;    /* mangled kernel name */
+    uint32_t space;        /* cc_mem_space (cucheck/finding.h): global */
+    uint32_t size;         /* bytes the access read */
+    uint64_t pc;           /* offset from the kernel's first instruction */
+    const char *file;      /* "" and 0 without line information */
+    uint32_t line;
+    uint32_t block[3];
+    uint32_t thread[3];
+    uint64_t address;      /* the access's address (global) */
+    uint64_t first;        /* its first uninitialised byte (address) */
+    uint64_t count;        /* reads folded into this event (>= 1) */
+} cc_ev_device_uninit_read;
+
+typedef struct cc_ev_init_write {
+    uint64_t launch_id;    /* CC_EV_LAUNCH launch_id */
+    uint64_t address;
+    uint64_t size;         /* bytes */
+    uint32_t flags;        /* CC_INIT_WRITE_* */
+} cc_ev_init_write;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -726,6 +759,8 @@ typedef struct cc_event {
         cc_ev_suballoc suballoc;          /* SUBALLOC */
         cc_ev_device_race device_race;    /* DEVICE_RACE */
         cc_ev_device_sync_error device_sync_error; /* DEVICE_SYNC_ERROR */
+        cc_ev_device_uninit_read device_uninit_read; /* DEVICE_UNINIT_READ */
+        cc_ev_init_write init_write;      /* INIT_WRITE */
     } u;
 } cc_event;
 

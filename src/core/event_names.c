@@ -60,6 +60,8 @@ static const char *const kind_names[] = {
     [CC_EV_SUBALLOC] = "suballoc",
     [CC_EV_DEVICE_RACE] = "device_race",
     [CC_EV_DEVICE_SYNC_ERROR] = "device_sync_error",
+    [CC_EV_DEVICE_UNINIT_READ] = "device_uninit_read",
+    [CC_EV_INIT_WRITE] = "init_write",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 

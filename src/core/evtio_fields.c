@@ -415,6 +415,28 @@ static const cc_evt_field device_sync_error[] = {
     F("count", CC_FT_U64, device_sync_error.count),
 };
 
+static const cc_evt_field device_uninit_read[] = {
+    F("launch_id", CC_FT_U64, device_uninit_read.launch_id),
+    F("kernel", CC_FT_STR, device_uninit_read.kernel),
+    F("space", CC_FT_U32, device_uninit_read.space),
+    F("size", CC_FT_U32, device_uninit_read.size),
+    F("pc", CC_FT_ADDR, device_uninit_read.pc),
+    F("file", CC_FT_STR, device_uninit_read.file),
+    F("line", CC_FT_U32, device_uninit_read.line),
+    F("block", CC_FT_DIM3, device_uninit_read.block),
+    F("thread", CC_FT_DIM3, device_uninit_read.thread),
+    F("address", CC_FT_ADDR, device_uninit_read.address),
+    F("first", CC_FT_ADDR, device_uninit_read.first),
+    F("count", CC_FT_U64, device_uninit_read.count),
+};
+
+static const cc_evt_field init_write[] = {
+    F("launch_id", CC_FT_U64, init_write.launch_id),
+    F("address", CC_FT_ADDR, init_write.address),
+    F("size", CC_FT_U64, init_write.size),
+    F("flags", CC_FT_HEX32, init_write.flags),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -471,6 +493,8 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_SUBALLOC] = T(suballoc),
     [CC_EV_DEVICE_RACE] = T(device_race),
     [CC_EV_DEVICE_SYNC_ERROR] = T(device_sync_error),
+    [CC_EV_DEVICE_UNINIT_READ] = T(device_uninit_read),
+    [CC_EV_INIT_WRITE] = T(init_write),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

@@ -205,6 +205,15 @@ static size_t sample_events(cc_event *out)
                 { 3, 0, 70000 }, { 31, 1, 63 }, 0xffff0000u, 0x0000ffffu, (1ull << 40) + 0x30,
                 "", 0, { 1023, 0, 0 }, 4096, big + 8 };
             break;
+        case CC_EV_DEVICE_UNINIT_READ:
+            e->u.device_uninit_read = (cc_ev_device_uninit_read){
+                (1ull << 44) + 3, "_Z4readPKfPf", 1, 16, 0x2f0, "re\"ad.cu", 12, { 7, 0, 70000 },
+                { 255, 3, 1 }, (1ull << 47) + 0x100, (1ull << 47) + 0x104, big + 9 };
+            break;
+        case CC_EV_INIT_WRITE:
+            e->u.init_write = (cc_ev_init_write){ (1ull << 44) + 3, (1ull << 47) + 0x40,
+                                                  big + 10, CC_INIT_WRITE_ASSUMED | 0x80000000u };
+            break;
         default:
             break;
         }
@@ -417,6 +426,18 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
         D(u.device_sync_error.mask); D(u.device_sync_error.lanes); D(u.device_sync_error.other_pc);
         S(u.device_sync_error.other_file); D(u.device_sync_error.other_line);
         D3(u.device_sync_error.other_thread); D(u.device_sync_error.exited); D(u.device_sync_error.count);
+        break;
+    case CC_EV_DEVICE_UNINIT_READ:
+        D(u.device_uninit_read.launch_id); S(u.device_uninit_read.kernel);
+        D(u.device_uninit_read.space); D(u.device_uninit_read.size); D(u.device_uninit_read.pc);
+        S(u.device_uninit_read.file); D(u.device_uninit_read.line);
+        D3(u.device_uninit_read.block); D3(u.device_uninit_read.thread);
+        D(u.device_uninit_read.address); D(u.device_uninit_read.first);
+        D(u.device_uninit_read.count);
+        break;
+    case CC_EV_INIT_WRITE:
+        D(u.init_write.launch_id); D(u.init_write.address); D(u.init_write.size);
+        D(u.init_write.flags);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

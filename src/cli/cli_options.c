@@ -40,8 +40,8 @@ const cc_option_spec cc_cli_global_options[] = {
     {"verbose", 0, NULL, "explain what cucheck does; the agent also prints findings as found"},
     /* compute-sanitizer's names */
     {"tool", 1, "NAME", "compute-sanitizer's form of the tool name: 'cucheck --tool memcheck -- "
-                        "PROG' = 'cucheck memcheck -- PROG' (initcheck does not exist in "
-                        "cucheck)"},
+                        "PROG' = 'cucheck memcheck -- PROG' (every compute-sanitizer tool: "
+                        "memcheck, racecheck, synccheck, initcheck)"},
     {"log-file", 1, "FILE", "as --output, compute-sanitizer's name: %p = cucheck's pid, %q{VAR} = "
                             "environment variable, %% = % (messages stay on stderr)"},
     {"print-level", 1, "LEVEL", "info (default), warn, error or fatal: the lowest severity of the "
@@ -116,22 +116,8 @@ static const char *log_pattern_problem(const char *v)
     return NULL;
 }
 
-/* The compute-sanitizer tools that cucheck does not have, and what to use instead. */
-static const char *missing_tool_advice(const char *name)
-{
-    if (strcmp(name, "initcheck") == 0) {
-        return "cucheck has no initcheck (reads of uninitialized device memory) yet";
-    }
-    return NULL;
-}
-
 static int apply_tool(cc_cli_opts *o, const char *v, const char *cmd)
 {
-    const char *advice = missing_tool_advice(v);
-    if (advice) {
-        cc_cli_usage_error(cmd, "--tool %s: %s", v, advice);
-        return CC_GOPT_ERROR;
-    }
     if (!cc_tool_find(v)) {
         cc_cli_usage_error(cmd, "--tool: unknown tool '%s' (see 'cucheck --help')", v);
         return CC_GOPT_ERROR;

@@ -9,6 +9,7 @@ extern const cc_tool cc_tool_streamcheck;
 extern const cc_tool cc_tool_memcheck;
 extern const cc_tool cc_tool_racecheck;
 extern const cc_tool cc_tool_synccheck;
+extern const cc_tool cc_tool_initcheck;
 
 static const cc_tool *const registry[] = {
     &cc_tool_run,
@@ -17,6 +18,7 @@ static const cc_tool *const registry[] = {
     &cc_tool_memcheck,
     &cc_tool_racecheck,
     &cc_tool_synccheck,
+    &cc_tool_initcheck,
     NULL,
 };
 

@@ -10,6 +10,8 @@
 #   #expect-text TEXT        the text report (--format text: findings, notes, and what the tool
 #                            printed, such as the profile's summary) contains TEXT
 #   #expect-text-absent TEXT the text report does not contain TEXT
+#   #options OPTIONS         tool options for the replay (split on blanks), e.g.
+#                            `#options --track-unused-memory`
 # Every finding must be expected: extra findings fail the scenario. The replay must read the
 # whole scenario (exit 0): a line it cannot parse ends the replay with exit 1 and fails the
 # scenario, so that a typo in a clean twin cannot pass by replaying nothing. A comment that looks
@@ -25,7 +27,8 @@ for scn in "$dir"/*/*.scn; do
   [ -e "$scn" ] || continue
   tool="$(basename "$(dirname "$scn")")"
   count=$((count + 1))
-  out="$("$cucheck" replay --tool "$tool" --format json "$scn" 2>/tmp/cucheck-scn-err.$$)"
+  read -r -a opts <<<"$(sed -n 's/^#options //p' "$scn" | head -n 1)"
+  out="$("$cucheck" replay --tool "$tool" "${opts[@]}" --format json "$scn" 2>/tmp/cucheck-scn-err.$$)"
   rc=$?
   if [ $rc -ne 0 ]; then
     echo "FAIL $scn: replay exited $rc (1: the scenario could not be read to its end): $(cat /tmp/cucheck-scn-err.$$)"
@@ -35,7 +38,7 @@ for scn in "$dir"/*/*.scn; do
   text=/tmp/cucheck-scn-text.$$
   : > "$text"
   if grep -q '^#expect-text' "$scn"; then
-    "$cucheck" replay --tool "$tool" --format text "$scn" > "$text" 2>&1
+    "$cucheck" replay --tool "$tool" "${opts[@]}" --format text "$scn" > "$text" 2>&1
   fi
   if ! python3 "$here/check_expect.py" "$scn" "$text" <<<"$out"; then
     echo "FAIL $scn"

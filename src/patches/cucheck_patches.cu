@@ -544,6 +544,7 @@ static_assert(sizeof(cc_mc_heap_block) == 24, "cc_mc_heap_block layout");
 #include "progress_patches.cuh"
 #include "racecheck_patches.cuh"
 #include "synccheck_patches.cuh"
+#include "initcheck_patches.cuh"
 
 static_assert(cc_same_type<decltype(&cc_rc_shared_access), SanitizerCallbackMemoryAccess>::value,
               "racecheck shared patch signature");
@@ -573,3 +574,6 @@ static_assert(cc_same_type<decltype(&cc_sy_block_exit), SanitizerCallbackBlockEx
               "synccheck block exit patch signature");
 static_assert(sizeof(cc_sy_warp) == 64 && sizeof(cc_sy_block) == 32 + 64 * CC_SY_WARPS,
               "cc_sy_block layout");
+static_assert(cc_same_type<decltype(&cc_ic_global_access), SanitizerCallbackMemoryAccess>::value,
+              "initcheck global patch signature");
+static_assert(sizeof(cc_ic_range) == 32 && sizeof(cc_ic_record) == 56, "initcheck layouts");

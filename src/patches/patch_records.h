@@ -395,4 +395,48 @@ typedef struct cc_sy_launch {    /* device memory; uploaded whole before each ch
     unsigned int counts[CC_SY_MAX_SITES];     /* occurrences per record */
 } cc_sy_launch;
 
+/* ---- initcheck: uninitialised global reads found on the device ----
+ * A checked launch gets a cc_ic_launch (device memory) as userdata: the uninitialised byte
+ * ranges of its context's device allocations (sorted, disjoint, binary-searched) and a write
+ * bitmap over those ranges only (one bit per byte; each range's bits start at a 32-bit word).
+ * A global write sets its bits (and marks its range dirty); a global read of a byte in a range
+ * whose bit is clear is folded by pc into one of CC_IC_MAX_SITES records (pinned host memory).
+ * After the launch the agent reads the dirty ranges' bits back as INIT_WRITE ranges. An access
+ * outside [lo, hi), the span of all ranges, returns after one compare. */
+#define CC_PATCH_FN_IC_GLOBAL "cc_ic_global_access"
+#define CC_PATCH_FN_FLOOR_IC "cc_floor_access"     /* CUCHECK_IC_PATCH=floor: memcheck's floor */
+#define CC_IC_LAUNCH_MAGIC 0x4b434943u /* "CICK" */
+#define CC_IC_MAX_SITES 64
+
+typedef struct cc_ic_range {   /* device memory, 32 bytes */
+    uint64_t lo, hi;           /* [lo, hi): uninitialised when the launch began */
+    uint64_t bit;              /* its first bit in the bitmap (a multiple of 32) */
+    uint32_t dirty;            /* set by the first write into it */
+    uint32_t reserved;
+} cc_ic_range;
+
+typedef struct cc_ic_record {  /* host-visible; valid written last */
+    uint64_t pc;
+    uint64_t address;          /* the access */
+    uint64_t first;            /* its first uninitialised byte */
+    uint32_t size;
+    uint32_t valid;
+    uint32_t block[3];
+    uint32_t thread[3];
+} cc_ic_record;
+
+typedef struct cc_ic_launch {  /* device memory; uploaded before each checked launch */
+    uint32_t magic;            /* CC_IC_LAUNCH_MAGIC */
+    uint32_t reserved0;
+    uint64_t lo, hi;           /* span of the ranges (lo == hi: none) */
+    uint64_t nranges;
+    cc_ic_range *ranges;       /* device memory, sorted */
+    uint32_t *bits;            /* device memory, zeroed per launch */
+    cc_ic_record *records;     /* pinned host memory, CC_IC_MAX_SITES of them */
+    unsigned int overflow;     /* reads that found no free record */
+    unsigned int reserved1;
+    unsigned long long keys[CC_IC_MAX_SITES]; /* 0 = free, else pc + 1 */
+    unsigned int counts[CC_IC_MAX_SITES];
+} cc_ic_launch;
+
 #endif

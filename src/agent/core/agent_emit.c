@@ -16,6 +16,7 @@
 #include "agent/core/event_pipe.h"
 #include "agent/core/self_time.h"
 #include "agent/core/agent_knobs.h"
+#include "agent/core/agent_plugin.h"
 
 static cc_pipe *cc_pipe_g; /* NULL: every event is handed on at once */
 
@@ -69,6 +70,11 @@ void cc_agent_emit_many(const cc_event *evs, size_t n)
         return;
     }
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
+    if (cc_agent_plugin_g->on_event != NULL) {
+        for (size_t i = 0; i < n; i++) {
+            cc_agent_plugin_g->on_event(&evs[i]);
+        }
+    }
     if (cc_pipe_g != NULL) {
         cc_pipe_push(cc_pipe_g, evs, n);
     } else {

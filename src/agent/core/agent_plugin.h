@@ -49,6 +49,10 @@ typedef struct cc_agent_plugin {
     void (*after_graph_node)(const Sanitizer_GraphNodeLaunchData *d, const cc_event *ev);
     /* The first sticky (asynchronous) error, before its API error event is emitted. */
     void (*on_sticky_error)(void);
+    /* Every event the agent emits, in order, on the emitting thread, before the tool sees it
+     * (initcheck's agent-side model). It must not take the instrumentation manager's lock
+     * (events are emitted under it). */
+    void (*on_event)(const cc_event *ev);
 } cc_agent_plugin;
 
 /* tools/plugins.c: the plug-in of `tool` (an empty one for a tool without an agent half). */

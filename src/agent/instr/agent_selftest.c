@@ -54,7 +54,8 @@ static int check_sm90_elf(const unsigned char *elf, uint64_t size)
                            CC_PATCH_FN_PROGRESS_ENTER, CC_PATCH_FN_PROGRESS_EXIT,
                            CC_PATCH_FN_SY_BARRIER, CC_PATCH_FN_SY_SYNCWARP,
                            CC_PATCH_FN_SY_SYNCWARP_RELEASE, CC_PATCH_FN_SY_SHFL,
-                           CC_PATCH_FN_SY_BLOCK_EXIT, CC_PATCH_FN_FLOOR_PC};
+                           CC_PATCH_FN_SY_BLOCK_EXIT, CC_PATCH_FN_FLOOR_PC,
+                           CC_PATCH_FN_IC_GLOBAL};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!contains(elf, (size_t)size, names[i])) {
             fprintf(stderr, "selftest: sm_90 cubin lacks patch function %s\n", names[i]);

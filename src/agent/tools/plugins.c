@@ -9,6 +9,7 @@ extern const cc_agent_plugin cc_streamcheck_plugin;
 extern const cc_agent_plugin cc_profile_plugin;
 extern const cc_agent_plugin cc_racecheck_plugin;
 extern const cc_agent_plugin cc_synccheck_plugin;
+extern const cc_agent_plugin cc_initcheck_plugin;
 
 static const cc_agent_plugin *const cc_plugins[] = {
     &cc_run_plugin,
@@ -17,6 +18,7 @@ static const cc_agent_plugin *const cc_plugins[] = {
     &cc_profile_plugin,
     &cc_racecheck_plugin,
     &cc_synccheck_plugin,
+    &cc_initcheck_plugin,
 };
 
 static const cc_agent_plugin cc_no_plugin = {.tool = ""};

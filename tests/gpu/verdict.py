@@ -8,7 +8,7 @@ run, besides matching its findings (findings.match_set):
   - the report exists and every line is a JSON object with a "type";
   - the tool's closing note is there and says what it checked: the mode asked for (memcheck,
     streamcheck), and work done (`need`: "launches" = at least one kernel launch seen,
-    "checked" = at least one launch instrumented by memcheck or synccheck).
+    "checked" = at least one launch instrumented by memcheck, synccheck or initcheck).
 Reports are found through --output, never by guessing the agent's per-process file names.
 
 As a command (for the shell runners):
@@ -38,12 +38,14 @@ NOTES = {
                            r"launches instrumented %s/%s" % (_N, _N, _N, _N)),
     "synccheck": re.compile(r"^synccheck \((full|adaptive) mode\): kernels checked %s/%s, "
                             r"launches instrumented %s/%s" % (_N, _N, _N, _N)),
+    "initcheck": re.compile(r"^initcheck \((full|adaptive) mode\): kernels checked %s/%s, "
+                            r"launches instrumented %s/%s" % (_N, _N, _N, _N)),
     "streamcheck": re.compile(r"^streamcheck \(mode (\w+)\): ordered %s kernel launch" % _N),
     "run": re.compile(r"^run: tracked %s context\(s\), %s module\(s\), %s kernel launch"
                       % (_N, _N, _N)),
     "profile": re.compile(r"^profile: %s kernel instance\(s\) of %s kernel\(s\)" % (_N, _N)),
 }
-DEFAULT_MODE = {"memcheck": "adaptive", "synccheck": "adaptive", "streamcheck": "default"}
+DEFAULT_MODE = {"memcheck": "adaptive", "synccheck": "adaptive", "initcheck": "adaptive", "streamcheck": "default"}
 
 
 def _num(text):
@@ -136,7 +138,7 @@ def check_note(records, tool, mode=None, need=None):
             tool, "; ".join(t[:80] for t in texts) or "none")
     want_mode = mode or DEFAULT_MODE.get(tool)
     for m in hits:
-        if tool in ("memcheck", "synccheck"):
+        if tool in ("memcheck", "synccheck", "initcheck"):
             got_mode, checked, launches = m.group(1), _num(m.group(2)), _num(m.group(4))
             work = {"launches": launches, "checked": checked}.get(need, 1)
         elif tool == "streamcheck":

@@ -1,0 +1,22 @@
+// A kernel reads an input buffer nothing wrote: the load is reported (kernel, line, thread,
+// block, address, size; the launch's and the allocation's stacks).
+#include "ic_common.h"
+
+__global__ void scale(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        out[i] = 2.0f * in[i]; // BUG: in was never written
+    }
+}
+
+int main()
+{
+    float *in = nullptr, *out = nullptr, host[IC_N];
+    IC_CHECK(cudaMalloc(&in, IC_N * sizeof(float)));
+    IC_CHECK(cudaMalloc(&out, IC_N * sizeof(float)));
+    scale<<<IC_N / 256, 256>>>(in, out, IC_N);
+    IC_CHECK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
+    std::printf("done %f\n", host[3]);
+    return 0;
+}

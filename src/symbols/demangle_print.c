@@ -98,15 +98,23 @@ static int is_kind(const printer *p, cc_dm_ref r, cc_dm_kind k) {
 
 /* Declarator shapes: an array or a function (through qualifiers), and whether anything prints
  * after the name (the right half). */
-static int has_array(const printer *p, cc_dm_ref r) {
+/* r through its qualifiers (bounded: a substitution can make the chain a cycle), 0 if none. */
+static cc_dm_ref unqualified(const printer *p, cc_dm_ref r) {
     r = resolve(p, r);
-    while (r && at(p, r)->kind == CC_DM_QUAL) r = resolve(p, at(p, r)->a);
+    for (int guard = 0; r && at(p, r)->kind == CC_DM_QUAL; guard++) {
+        if (guard >= DM_MAX_PRINT_DEPTH) return 0;
+        r = resolve(p, at(p, r)->a);
+    }
+    return r;
+}
+
+static int has_array(const printer *p, cc_dm_ref r) {
+    r = unqualified(p, r);
     return r && at(p, r)->kind == CC_DM_ARRAY;
 }
 
 static int has_function(const printer *p, cc_dm_ref r) {
-    r = resolve(p, r);
-    while (r && at(p, r)->kind == CC_DM_QUAL) r = resolve(p, at(p, r)->a);
+    r = unqualified(p, r);
     return r && at(p, r)->kind == CC_DM_FUNCTION;
 }
 
@@ -128,6 +136,24 @@ static int has_rhs(const printer *p, cc_dm_ref r) {
         }
     }
     return 0;
+}
+
+/* A reference to a reference collapses (& unless both are &&): the reference's target past the
+ * references it names, *kind becoming & where one is. Bounded: a substitution can make the chain
+ * a cycle (the fuzzer found a 23-byte name that hung here); past the bound the printer fails. */
+static cc_dm_ref collapse_refs(printer *p, cc_dm_ref target, int *kind) {
+    for (int guard = 0; *kind != CC_DM_POINTER &&
+                        (is_kind(p, target, CC_DM_LVREF) || is_kind(p, target, CC_DM_RVREF));
+         guard++) {
+        if (guard >= DM_MAX_PRINT_DEPTH || ++p->steps > DM_MAX_STEPS) {
+            p->failed = p->too_large = 1;
+            return 0;
+        }
+        cc_dm_ref inner = resolve(p, target);
+        if (at(p, inner)->kind == CC_DM_LVREF) *kind = CC_DM_LVREF;
+        target = at(p, inner)->a;
+    }
+    return target;
 }
 
 static void print(printer *p, cc_dm_ref r) {
@@ -340,12 +366,8 @@ static void print_left(printer *p, cc_dm_ref r) {
     case CC_DM_RVREF: {
         cc_dm_ref target = n->a;
         int kind = n->kind;
-        /* a reference to a reference collapses: & unless both are && */
-        while (kind != CC_DM_POINTER && (is_kind(p, target, CC_DM_LVREF) || is_kind(p, target, CC_DM_RVREF))) {
-            cc_dm_ref inner = resolve(p, target);
-            if (at(p, inner)->kind == CC_DM_LVREF) kind = CC_DM_LVREF;
-            target = at(p, inner)->a;
-        }
+        target = collapse_refs(p, target, &kind);
+        if (p->failed) return;
         print_left(p, target);
         if (has_array(p, target)) puts_(p, " ");
         if (has_array(p, target) || has_function(p, target)) puts_(p, "(");
@@ -440,9 +462,9 @@ static void print_right(printer *p, cc_dm_ref r) {
     case CC_DM_POINTER:
     case CC_DM_LVREF:
     case CC_DM_RVREF: {
-        cc_dm_ref target = n->a;
-        while (n->kind != CC_DM_POINTER && (is_kind(p, target, CC_DM_LVREF) || is_kind(p, target, CC_DM_RVREF)))
-            target = at(p, resolve(p, target))->a;
+        int kind = n->kind;
+        cc_dm_ref target = collapse_refs(p, n->a, &kind);
+        if (p->failed) return;
         if (has_array(p, target) || has_function(p, target)) puts_(p, ")");
         print_right(p, target);
         break;

@@ -145,7 +145,7 @@ void rc_on_race(rc_state *s, const cc_ev_device_race *event)
     cc_ev_device_race e = *event;
     s->race_events++;
     s->hazards += e.count ? e.count : 1;
-    const rc_launch *l = rc_find_launch(s, e.launch_id);
+    const cc_book_launch *l = cc_launch_book_find(&s->launches, e.launch_id);
     int added = 0;
     const rc_fold_entry *fold = rc_fold_add(&s->folds, &e, l != NULL ? l->callsite : 0, &added);
     if (fold != NULL) {

@@ -4,7 +4,7 @@
  * the agent's half of racecheck find them and send CC_EV_DEVICE_RACE events; this half turns
  * them into findings with the launch's host stack (racecheck_report.c), folds repeats per pair
  * of source locations (racecheck_fold.c) and ends with a note of what was checked
- * (racecheck_launches.c). Design and limits: docs/racecheck.md. */
+ * (racecheck_note.c). Design and limits: docs/racecheck.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "tools/racecheck/racecheck.h"
@@ -22,7 +22,7 @@ static void *rc_init(cc_tool_host *host, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    cc_checked_launches_init(&s->checked);
+    cc_launch_book_init(&s->launches);
     rc_fold_init(&s->folds);
     s->host = host;
     s->adaptive = !cfg.full;
@@ -33,8 +33,10 @@ static void rc_on_event(void *state, const cc_event *ev)
 {
     rc_state *s = state;
     switch (ev->h.kind) {
-    case CC_EV_LAUNCH: rc_on_launch(s, &ev->u.launch); break;
-    case CC_EV_LAUNCH_CHECKED: rc_on_launch_checked(s, &ev->u.launch_checked); break;
+    case CC_EV_LAUNCH: cc_launch_book_on_launch(&s->launches, &ev->u.launch); break;
+    case CC_EV_LAUNCH_CHECKED:
+        cc_launch_book_on_checked(&s->launches, &ev->u.launch_checked);
+        break;
     case CC_EV_DEVICE_RACE: rc_on_race(s, &ev->u.device_race); break;
     default: break;
     }
@@ -44,7 +46,7 @@ static void rc_on_exit(void *state)
 {
     rc_state *s = state;
     rc_write_note(s);
-    rc_launches_free(s);
+    cc_launch_book_free(&s->launches);
     rc_fold_free(&s->folds);
     cc_demangle_cache_free(s->names);
     free(s);

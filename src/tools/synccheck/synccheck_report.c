@@ -163,7 +163,7 @@ void sy_on_sync_error(sy_state *s, const cc_ev_device_sync_error *event)
     cc_ev_device_sync_error e = *event;
     s->sync_events++;
     s->occurrences += e.count ? e.count : 1;
-    const sy_launch *l = sy_find_launch(s, e.launch_id);
+    const cc_book_launch *l = cc_launch_book_find(&s->launches, e.launch_id);
     int added = 0;
     const sy_fold_entry *fold = sy_fold_add(&s->folds, &e, l != NULL ? l->callsite : 0, &added);
     if (fold != NULL) {

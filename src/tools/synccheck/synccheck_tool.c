@@ -4,7 +4,7 @@
  * that do not take part. The device patches and the agent's half of synccheck find them and send
  * CC_EV_DEVICE_SYNC_ERROR events; this half turns them into findings with the launch's host
  * stack (synccheck_report.c), folds repeats per source location (synccheck_fold.c) and ends with
- * a note of what was checked (synccheck_launches.c). Design and limits: docs/synccheck.md. */
+ * a note of what was checked (synccheck_note.c). Design and limits: docs/synccheck.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "tools/synccheck/synccheck.h"
@@ -22,7 +22,7 @@ static void *sy_init(cc_tool_host *host, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    cc_checked_launches_init(&s->checked);
+    cc_launch_book_init(&s->launches);
     sy_fold_init(&s->folds);
     s->host = host;
     s->adaptive = !cfg.full;
@@ -33,8 +33,10 @@ static void sy_on_event(void *state, const cc_event *ev)
 {
     sy_state *s = state;
     switch (ev->h.kind) {
-    case CC_EV_LAUNCH: sy_on_launch(s, &ev->u.launch); break;
-    case CC_EV_LAUNCH_CHECKED: sy_on_launch_checked(s, &ev->u.launch_checked); break;
+    case CC_EV_LAUNCH: cc_launch_book_on_launch(&s->launches, &ev->u.launch); break;
+    case CC_EV_LAUNCH_CHECKED:
+        cc_launch_book_on_checked(&s->launches, &ev->u.launch_checked);
+        break;
     case CC_EV_DEVICE_SYNC_ERROR: sy_on_sync_error(s, &ev->u.device_sync_error); break;
     default: break;
     }
@@ -44,7 +46,7 @@ static void sy_on_exit(void *state)
 {
     sy_state *s = state;
     sy_write_note(s);
-    sy_launches_free(s);
+    cc_launch_book_free(&s->launches);
     sy_fold_free(&s->folds);
     cc_demangle_cache_free(s->names);
     free(s);

@@ -60,4 +60,15 @@ static inline uint64_t *cc_launch_shape_of(cc_launch_tables *t, const Sanitizer_
     return cc_hashmap_get_or_add(&t->shapes, k, 0, NULL);
 }
 
+struct cc_instr_config;
+struct cc_instr_module;
+/* The whole adaptive policy for one launch under a tool's shared options (tools/instr_options.h),
+ * for a client's decide (racecheck, synccheck, initcheck): a kernel passing --kernel-include/
+ * -exclude (cached per function) inside the launch window (--launch-skip/--launch-count) runs
+ * instrumented on every launch in --mode full, else on the first checks_per_kernel launches of
+ * each (kernel, grid, block); the module is patched or unpatched through cc_instr_module_want.
+ * 1: the launch runs instrumented (its shape's count taken). */
+int cc_launch_policy_decide(cc_launch_tables *t, const struct cc_instr_config *cfg,
+                            const Sanitizer_LaunchData *d, struct cc_instr_module *m);
+
 #endif

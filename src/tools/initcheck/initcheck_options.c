@@ -54,10 +54,3 @@ int cc_initcheck_config_parse(cc_initcheck_config *cfg, const char *encoded, cha
 {
     return cc_instr_config_parse(cfg, read_config, encoded, err, errlen);
 }
-
-int cc_initcheck_kernel_selected(const cc_initcheck_config *cfg, const char *mangled,
-                                 const char *demangled)
-{
-    return cc_instr_kernel_selected(cfg->instr.kernel_include, cfg->instr.kernel_exclude,
-                                    mangled, demangled);
-}

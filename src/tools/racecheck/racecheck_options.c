@@ -34,9 +34,3 @@ int cc_racecheck_config_parse(cc_racecheck_config *cfg, const char *encoded, cha
 {
     return cc_instr_config_parse(cfg, read_config, encoded, err, errlen);
 }
-
-int cc_racecheck_kernel_selected(const cc_racecheck_config *cfg, const char *mangled,
-                                 const char *demangled)
-{
-    return cc_instr_kernel_selected(cfg->kernel_include, cfg->kernel_exclude, mangled, demangled);
-}

@@ -25,8 +25,5 @@ int cc_racecheck_options_check(cc_option_get get, void *ctx, char *err, size_t e
 /* The same from the encoded form of core/options.h (CUCHECK_OPTIONS), for the agent. */
 int cc_racecheck_config_parse(cc_racecheck_config *cfg, const char *encoded, char *err,
                               size_t errlen);
-/* 1 if a kernel passes --kernel-include/--kernel-exclude (matched against both names). */
-int cc_racecheck_kernel_selected(const cc_racecheck_config *cfg, const char *mangled,
-                                 const char *demangled);
 
 #endif

@@ -23,8 +23,5 @@ int cc_synccheck_options_check(cc_option_get get, void *ctx, char *err, size_t e
 /* The same from the encoded form of core/options.h (CUCHECK_OPTIONS), for the agent. */
 int cc_synccheck_config_parse(cc_synccheck_config *cfg, const char *encoded, char *err,
                               size_t errlen);
-/* 1 if a kernel passes --kernel-include/--kernel-exclude (matched against both names). */
-int cc_synccheck_kernel_selected(const cc_synccheck_config *cfg, const char *mangled,
-                                 const char *demangled);
 
 #endif

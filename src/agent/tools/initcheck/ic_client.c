@@ -58,51 +58,12 @@ typedef struct ic_host_records {
     unsigned int counts_valid;
 } ic_host_records;
 
-/* ---- launch policy (as synccheck's) ---- */
-
-static int func_selected(CUfunction fn, const char *name)
-{
-    if (ic_cfg.instr.kernel_include[0] == '\0' && ic_cfg.instr.kernel_exclude[0] == '\0') {
-        return 1;
-    }
-    int known = cc_launch_func_known(&ic_tables, fn);
-    if (known >= 0) {
-        return known;
-    }
-    const char *dem = cc_launch_demangled(name); /* once per function */
-    int selected = cc_initcheck_kernel_selected(&ic_cfg, name, dem);
-    cc_launch_func_remember(&ic_tables, fn, selected);
-    return selected;
-}
+/* ---- launch policy (launch_policy.h) ---- */
 
 static int ic_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
-    cc_instr_state *g = &cc_instr_g;
-    const cc_instr_config *cfg = &ic_cfg.instr;
-    int want = 0;
-    uint64_t *shape = NULL;
-    cc_launch_tables_ready(&ic_tables);
-    if (func_selected(d->function, d->functionName)) {
-        g->selected_launches++;
-        int in_window = g->selected_launches > cfg->launch_skip &&
-                        (cfg->launch_count == 0 || g->checked_launches < cfg->launch_count);
-        if (in_window && cfg->full) {
-            want = 1;
-        } else if (in_window) {
-            shape = cc_launch_shape_of(&ic_tables, d);
-            want = shape != NULL && *shape < cfg->checks_per_kernel;
-        }
-    }
-    int may_unpatch = !cfg->full ||
-                      (cfg->launch_count != 0 && g->checked_launches >= cfg->launch_count);
-    if (!cc_instr_module_want(m, want, may_unpatch)) {
-        return 0;
-    }
-    if (shape != NULL) {
-        (*shape)++;
-    }
-    return 1;
+    return cc_launch_policy_decide(&ic_tables, &ic_cfg.instr, d, m);
 }
 
 /* ---- launch header ---- */

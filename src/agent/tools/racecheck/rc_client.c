@@ -64,50 +64,12 @@ typedef struct rc_host_records {
     unsigned int counts_valid;
 } rc_host_records;
 
-/* ---- launch policy (as memcheck's) ---- */
-
-static int func_selected(CUfunction fn, const char *name)
-{
-    if (rc_cfg.kernel_include[0] == '\0' && rc_cfg.kernel_exclude[0] == '\0') {
-        return 1;
-    }
-    int known = cc_launch_func_known(&rc_tables, fn);
-    if (known >= 0) {
-        return known;
-    }
-    const char *dem = cc_launch_demangled(name); /* once per function */
-    int selected = cc_racecheck_kernel_selected(&rc_cfg, name, dem);
-    cc_launch_func_remember(&rc_tables, fn, selected);
-    return selected;
-}
+/* ---- launch policy (launch_policy.h) ---- */
 
 static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
-    cc_instr_state *g = &cc_instr_g;
-    int want = 0;
-    uint64_t *shape = NULL;
-    cc_launch_tables_ready(&rc_tables);
-    if (func_selected(d->function, d->functionName)) {
-        g->selected_launches++;
-        int in_window = g->selected_launches > rc_cfg.launch_skip &&
-                        (rc_cfg.launch_count == 0 || g->checked_launches < rc_cfg.launch_count);
-        if (in_window && rc_cfg.full) {
-            want = 1;
-        } else if (in_window) {
-            shape = cc_launch_shape_of(&rc_tables, d);
-            want = shape != NULL && *shape < rc_cfg.checks_per_kernel;
-        }
-    }
-    int may_unpatch = !rc_cfg.full ||
-                      (rc_cfg.launch_count != 0 && g->checked_launches >= rc_cfg.launch_count);
-    if (!cc_instr_module_want(m, want, may_unpatch)) {
-        return 0;
-    }
-    if (shape != NULL) {
-        (*shape)++;
-    }
-    return 1;
+    return cc_launch_policy_decide(&rc_tables, &rc_cfg, d, m);
 }
 
 /* ---- launch header ---- */

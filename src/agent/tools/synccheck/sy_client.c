@@ -47,50 +47,12 @@ typedef struct sy_host_records {
     unsigned int counts_valid;
 } sy_host_records;
 
-/* ---- launch policy (as racecheck's) ---- */
-
-static int func_selected(CUfunction fn, const char *name)
-{
-    if (sy_cfg.kernel_include[0] == '\0' && sy_cfg.kernel_exclude[0] == '\0') {
-        return 1;
-    }
-    int known = cc_launch_func_known(&sy_tables, fn);
-    if (known >= 0) {
-        return known;
-    }
-    const char *dem = cc_launch_demangled(name); /* once per function */
-    int selected = cc_synccheck_kernel_selected(&sy_cfg, name, dem);
-    cc_launch_func_remember(&sy_tables, fn, selected);
-    return selected;
-}
+/* ---- launch policy (launch_policy.h) ---- */
 
 static int sy_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
-    cc_instr_state *g = &cc_instr_g;
-    int want = 0;
-    uint64_t *shape = NULL;
-    cc_launch_tables_ready(&sy_tables);
-    if (func_selected(d->function, d->functionName)) {
-        g->selected_launches++;
-        int in_window = g->selected_launches > sy_cfg.launch_skip &&
-                        (sy_cfg.launch_count == 0 || g->checked_launches < sy_cfg.launch_count);
-        if (in_window && sy_cfg.full) {
-            want = 1;
-        } else if (in_window) {
-            shape = cc_launch_shape_of(&sy_tables, d);
-            want = shape != NULL && *shape < sy_cfg.checks_per_kernel;
-        }
-    }
-    int may_unpatch = !sy_cfg.full ||
-                      (sy_cfg.launch_count != 0 && g->checked_launches >= sy_cfg.launch_count);
-    if (!cc_instr_module_want(m, want, may_unpatch)) {
-        return 0;
-    }
-    if (shape != NULL) {
-        (*shape)++;
-    }
-    return 1;
+    return cc_launch_policy_decide(&sy_tables, &sy_cfg, d, m);
 }
 
 /* ---- launch header ---- */

@@ -314,7 +314,6 @@ void cc_instr_stack_on_api_exit(Sanitizer_CallbackDomain domain, Sanitizer_Callb
                                 CUcontext ctx);
 void cc_instr_stack_forget_module(CUmodule module);
 void cc_instr_stack_forget_context(CUcontext ctx);
-unsigned long long cc_instr_stack_unfit_launches(void);
 /* (locked) A launch of module was bound to a slot (+1) or its slot was freed (-1). */
 void cc_instr_module_bound(CUmodule module, int delta);
 /* Unpatch / re-patch the modules whose change was deferred (see cc_instr_module_want). Called

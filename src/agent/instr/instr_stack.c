@@ -52,7 +52,6 @@ static struct {
     cc_get_current_fn get_current;
     stack_ctx ctxs[CC_STACK_CONTEXTS];
     stack_kernel kernels[CC_STACK_KERNELS];
-    unsigned long long unfit; /* launches run unchecked until the limit was raised */
     int raised_noted, failed_noted;
     int helper_busy;          /* a helper thread is raising a limit */
 } cc_st = {.lock = PTHREAD_MUTEX_INITIALIZER, .once = PTHREAD_ONCE_INIT,
@@ -180,7 +179,6 @@ int cc_instr_stack_fits(const Sanitizer_LaunchData *d, const cc_instr_module *m)
             want = CC_STACK_DEFAULT_LIMIT + round_up(cc_st.headroom);
         }
         c->want = want > c->want ? want : c->want;
-        cc_st.unfit++;
         atomic_fetch_add(&cc_st_epoch, 1u);
     }
     pthread_mutex_unlock(&cc_st.lock);
@@ -381,12 +379,4 @@ void cc_instr_stack_forget_context(CUcontext ctx)
     }
     pthread_mutex_unlock(&cc_st.lock);
     atomic_fetch_add(&cc_st_epoch, 1u); /* a new context may come at the same address */
-}
-
-unsigned long long cc_instr_stack_unfit_launches(void)
-{
-    pthread_mutex_lock(&cc_st.lock);
-    unsigned long long n = cc_st.unfit;
-    pthread_mutex_unlock(&cc_st.lock);
-    return n;
 }

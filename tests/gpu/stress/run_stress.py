@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The stress suite: builds the programs of tests/gpu/stress/ with nvcc, runs each natively and
 under every cucheck tool and mode (`run`, `run --progress on`, `memcheck` adaptive and full,
-`streamcheck` default, full and api, `profile`, `racecheck` adaptive), each run with a wall-clock limit, and checks
+`streamcheck` default, full and api, `profile`, and `racecheck`, `synccheck`, `initcheck` in their
+default adaptive mode), each run with a wall-clock limit, and checks
 every run: no hang, cucheck's exit status and the program's stdout the same as natively (a
 program killed by signal N: 128+N), a summary line naming at least one process report, and the
 findings of `cucheck --format json --output FILE`: under memcheck exactly one distinct error or
@@ -52,6 +53,8 @@ TOOLS = [
     ("streamcheck --mode api", ["streamcheck", "--mode", "api"]),
     ("profile", ["profile"]),
     ("racecheck", ["racecheck"]),
+    ("synccheck", ["synccheck"]),
+    ("initcheck", ["initcheck"]),
 ]
 
 # cucheck's own failures: usage error / agent missing, program not runnable, program not found.

@@ -1,6 +1,6 @@
 /* DWARF line-number program reader (versions 2-5): unit headers, directory and file tables
- * (including DWARF 5 entry formats), and the line state machine. Every read goes through a
- * cursor that refuses to pass its end. */
+ * (including DWARF 5 entry formats), and the line state machine with nvcc's inlined-call opcode
+ * (DW_LNE 0x90). Every read goes through a cursor that refuses to pass its end. */
 #include "symbols/dwarf_line.h"
 #include "symbols/elf.h"
 #include "core/grow.h"
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define MAX_TABLE 65536u /* most directories or files accepted per unit */
+#define DW_LNE_NV_INLINED_AT 0x90u /* nvcc: ULEB inlined_at row index, ULEB .debug_str offset */
 
 typedef struct cursor {
     const unsigned char *p;
@@ -275,6 +276,9 @@ typedef struct lstate {
     uint64_t address, file;
     uint64_t line; /* wraps on hostile input; clamped when emitted */
     uint64_t column;
+    uint64_t rows;        /* rows emitted so far in this sequence */
+    uint64_t inlined_at;  /* from the last DW_LNE 0x90, 0 = not inlined */
+    uint64_t inlined_name; /* its .debug_str offset */
 } lstate;
 
 static void reset(lstate *s)
@@ -283,11 +287,39 @@ static void reset(lstate *s)
     s->file = 1;
     s->line = 1;
     s->column = 0;
+    s->rows = 0;
+    s->inlined_at = 0;
+    s->inlined_name = 0;
+}
+
+/* DW_LNE 0x90: both operands must lie within the opcode's [c->pos, next); an opcode too short
+ * for them ends the inlining instead (the rows after it read as not inlined). */
+static void read_inlined_at(const cursor *c, size_t next, lstate *st)
+{
+    cursor op = *c;
+    op.end = next;
+    uint64_t at = rd_uleb(&op), name = rd_uleb(&op);
+    st->inlined_at = op.bad ? 0 : at;
+    st->inlined_name = op.bad ? 0 : name;
+}
+
+/* Fill the emitted row from the state; the row counter advances here. */
+static void make_row(lstate *st, const unit *u, const strsecs *ss, cc_dwarf_row *r)
+{
+    r->address = st->address;
+    r->line = st->line > UINT32_MAX ? 0 : (uint32_t)st->line;
+    r->column = (uint32_t)st->column;
+    r->file_index = (uint32_t)st->file;
+    resolve_file(u, st->file, r);
+    r->row_index = ++st->rows;
+    r->inlined_at = st->inlined_at < r->row_index ? st->inlined_at : 0;
+    r->inlined_func =
+        r->inlined_at ? str_at(ss->str, ss->str_size, st->inlined_name) : NULL;
 }
 
 /* Run one unit's program over [c->pos, c->end). 1 = stopped by the callback. */
-static int run_program(cursor *c, unit *u, uint64_t *seq, cc_dwarf_row_cb cb, void *user,
-                       char *err, size_t errlen)
+static int run_program(cursor *c, unit *u, const strsecs *ss, uint64_t *seq, cc_dwarf_row_cb cb,
+                       void *user, char *err, size_t errlen)
 {
     lstate st;
     uint64_t set_at = UINT64_MAX;
@@ -317,8 +349,10 @@ static int run_program(cursor *c, unit *u, uint64_t *seq, cc_dwarf_row_cb cb, vo
                 size_t n = (size_t)len - 1;
                 set_at = c->pos;
                 st.address = n <= 8 ? rd_u(c, n) : 0;
+            } else if (sub == DW_LNE_NV_INLINED_AT) {
+                read_inlined_at(c, next, &st);
             }
-            /* 3 define_file, 4 set_discriminator and vendor opcodes are skipped. */
+            /* 3 define_file, 4 set_discriminator and other vendor opcodes are skipped. */
             c->pos = next;
         } else {
             switch (op) {
@@ -341,11 +375,7 @@ static int run_program(cursor *c, unit *u, uint64_t *seq, cc_dwarf_row_cb cb, vo
             break;
         if (emit) {
             cc_dwarf_row r;
-            r.address = st.address;
-            r.line = st.line > UINT32_MAX ? 0 : (uint32_t)st.line;
-            r.column = (uint32_t)st.column;
-            r.file_index = (uint32_t)st.file;
-            resolve_file(u, st.file, &r);
+            make_row(&st, u, ss, &r);
             r.end_sequence = end_seq;
             r.sequence = *seq;
             r.set_address_at = set_at;
@@ -394,7 +424,7 @@ int cc_dwarf_line_run(const unsigned char *sec, size_t size, const unsigned char
         int rc = read_header(&uc, &u, &ss, &prog, err, errlen);
         if (rc == 0) {
             uc.pos = prog;
-            rc = run_program(&uc, &u, &seq, cb, user, err, errlen);
+            rc = run_program(&uc, &u, &ss, &seq, cb, user, err, errlen);
         }
         free(u.dirs);
         free(u.files);

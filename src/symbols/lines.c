@@ -1,9 +1,11 @@
 /* Device line tables built from a cubin's DWARF line programs, with each sequence attributed to
- * its kernel through the relocation on its DW_LNE_set_address operand (see lines.h). */
+ * its kernel through the relocation on its DW_LNE_set_address operand, and each row placed at
+ * the innermost user frame of its inline chain (see lines.h). */
 #include "symbols/lines.h"
 #include "symbols/cubin.h"
 #include "symbols/dwarf_line.h"
 #include "symbols/elf.h"
+#include "symbols/toolkit_path.h"
 #include "core/grow.h"
 
 #include <stdint.h>
@@ -25,6 +27,14 @@ struct cc_line_table {
     size_t n, cap;
 };
 
+/* One row of the current sequence, as a frame of the inline chains that name it. */
+typedef struct frame {
+    const char *file, *dir;
+    uint32_t line;
+    uint32_t depth; /* call sites above it */
+    size_t user;    /* 1-based index of the innermost non-toolkit frame of its chain, 0: none */
+} frame;
+
 typedef struct builder {
     cc_line_table *t;
     const cc_elf *elf;
@@ -40,6 +50,11 @@ typedef struct builder {
     int64_t bias;
     int have_prev;
     cc_dwarf_row prev;
+    size_t prev_frame; /* 1-based index of prev's frame */
+    frame *frames;     /* every row of the current sequence so far, in order */
+    size_t nframes, cap_frames;
+    const char *tk_dir, *tk_file; /* the last path asked of cc_toolkit_header, and its answer */
+    int tk_valid, tk;
     int oom;
 } builder;
 
@@ -121,6 +136,54 @@ static void attribute_sequence(builder *b, const cc_dwarf_row *r)
         b->kernel = function_in_section(b, s.shndx);
 }
 
+static int is_toolkit(builder *b, const char *dir, const char *file)
+{
+    if (!b->tk_valid || dir != b->tk_dir || file != b->tk_file) {
+        b->tk_dir = dir;
+        b->tk_file = file;
+        b->tk = cc_toolkit_header(dir, file);
+        b->tk_valid = 1;
+    }
+    return b->tk;
+}
+
+/* Record row r as the next frame of its sequence. Its call site must be an earlier frame (so
+ * chains strictly descend and end); anything else reads as not inlined. The frame keeps its
+ * depth and its innermost non-toolkit frame, both taken from its call site's frame. */
+static int add_frame(builder *b, const cc_dwarf_row *r)
+{
+    if (r->row_index == 1)
+        b->nframes = 0;
+    size_t at = r->inlined_at >= 1 && r->inlined_at <= b->nframes ? (size_t)r->inlined_at : 0;
+    frame *f = CC_ARRAY_PUSH(b->frames, b->nframes, b->cap_frames);
+    if (!f)
+        return -1;
+    const frame *call = at ? &b->frames[at - 1] : NULL;
+    f->file = r->file;
+    f->dir = r->dir;
+    f->line = r->line;
+    f->depth = call && call->depth < UINT32_MAX ? call->depth + 1 : 0;
+    if (!is_toolkit(b, r->dir, r->file))
+        f->user = b->nframes;
+    else
+        f->user = call ? call->user : 0;
+    return 0;
+}
+
+/* The source a row reports: frame i's innermost user frame, else frame i itself. */
+static void set_source(const builder *b, size_t i, cc_line_row *d)
+{
+    const frame *f = &b->frames[i - 1];
+    const frame *u = f->user ? &b->frames[f->user - 1] : f;
+    d->file = u->file;
+    d->dir = u->dir;
+    d->line = u->line;
+    d->inline_depth = f->depth;
+    d->inlined_file = u != f ? f->file : NULL;
+    d->inlined_dir = u != f ? f->dir : NULL;
+    d->inlined_line = u != f ? f->line : 0;
+}
+
 static int push_row(builder *b, const cc_dwarf_row *from, uint64_t end)
 {
     cc_line_table *t = b->t;
@@ -133,11 +196,9 @@ static int push_row(builder *b, const cc_dwarf_row *from, uint64_t end)
     d->kernel = b->kernel;
     d->start = start_pc;
     d->end = end_pc;
-    d->file = from->file;
-    d->dir = from->dir;
+    set_source(b, b->prev_frame, d);
     if (!d->file && b->kind == CC_LINES_PTX)
         d->file = "<ptx>";
-    d->line = from->line;
     return 0;
 }
 
@@ -154,8 +215,13 @@ static int on_row(const cc_dwarf_row *r, void *user)
         b->oom = 1;
         return 1;
     }
+    if (add_frame(b, r) != 0) {
+        b->oom = 1;
+        return 1;
+    }
     b->have_prev = !r->end_sequence;
     b->prev = *r;
+    b->prev_frame = b->nframes;
     return 0;
 }
 
@@ -224,9 +290,11 @@ cc_line_table *cc_line_table_open(const void *cubin, size_t size, cc_line_kind k
     if (b.t->n)
         qsort(b.t->rows, b.t->n, sizeof *b.t->rows, cmp_row);
     free(b.relocs);
+    free(b.frames);
     return b.t;
 fail:
     free(b.relocs);
+    free(b.frames);
     cc_line_table_free(b.t);
     return NULL;
 }

@@ -2,7 +2,13 @@
  * Source lines come from .debug_line, PTX lines from .nv_debug_line_sass; in both, each sequence
  * starts with DW_LNE_set_address 0 and a relocation on that operand names the kernel, so
  * addresses are offsets into the kernel's .text section (what the Sanitizer API reports as
- * pc - function start). */
+ * pc - function start).
+ * Inlining: nvcc records, for code inlined from another function, the chain of call sites
+ * (DW_LNE 0x90, see dwarf_line.h). A row reports the innermost frame of that chain that is not
+ * in a CUDA toolkit header (toolkit_path.h), so that a __syncwarp() inlined from
+ * sm_30_intrinsics.hpp is reported at the user's line that calls it, while a user's own
+ * __forceinline__ helper keeps its own line; when every frame is a toolkit header (a cub kernel)
+ * the innermost is reported. */
 #ifndef CUCHECK_SYMBOLS_LINES_H
 #define CUCHECK_SYMBOLS_LINES_H
 
@@ -20,6 +26,13 @@ typedef struct cc_line_row {
     const char *file;    /* points into the cubin; NULL if unknown ("<ptx>" for PTX lines) */
     const char *dir;     /* may be NULL */
     uint32_t line;
+    /* The innermost frame (where the instruction's code was written), set only when the
+     * reported file/dir/line above is an outer frame of its inline chain: NULL, NULL, 0
+     * otherwise (inlined_file may also be NULL when that frame's file is unknown). */
+    const char *inlined_file;
+    const char *inlined_dir;
+    uint32_t inlined_line;
+    uint32_t inline_depth; /* call sites above the innermost frame: 0 = not inlined code */
 } cc_line_row;
 
 typedef struct cc_line_table cc_line_table;

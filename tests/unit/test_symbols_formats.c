@@ -1,14 +1,17 @@
 /* Unit tests of the binary-format readers on hand-built inputs: .nv.info records, fatbin
- * containers (layout as nvcc 13 writes it), DWARF 2 and 5 line programs, PTX text, ELF header
- * checks, demangling and the file-kind guess. No toolkit needed. */
+ * containers (layout as nvcc 13 writes it), DWARF 2 and 5 line programs (with nvcc's inlined-call
+ * opcode, alone and through a device line table), the toolkit-header path test, PTX text, ELF
+ * header checks, demangling and the file-kind guess. No toolkit needed. */
 #include "check.h"
 #include "symbols/binary.h"
 #include "symbols/demangle.h"
 #include "symbols/dwarf_line.h"
 #include "symbols/elf.h"
 #include "symbols/fatbin.h"
+#include "symbols/lines.h"
 #include "symbols/nvinfo.h"
 #include "symbols/ptx.h"
+#include "symbols/toolkit_path.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -264,6 +267,364 @@ static void test_dwarf_v5(void)
     CHECK(strstr(err, "version") != NULL);
 }
 
+/* A line program under construction (opcode_base 13, line_base -5, line_range 14). */
+typedef struct lprog {
+    unsigned char b[1024];
+    size_t n;
+} lprog;
+
+static void lp_byte(lprog *p, unsigned v) { p->b[p->n++] = (unsigned char)v; }
+static void lp_uleb(lprog *p, uint64_t v)
+{
+    do {
+        unsigned char c = v & 0x7f;
+        v >>= 7;
+        lp_byte(p, c | (v ? 0x80 : 0));
+    } while (v);
+}
+static void lp_sleb(lprog *p, int64_t v)
+{
+    for (;;) {
+        unsigned char c = (unsigned char)(v & 0x7f);
+        v >>= 7;
+        if ((v == 0 && !(c & 0x40)) || (v == -1 && (c & 0x40))) {
+            lp_byte(p, c);
+            return;
+        }
+        lp_byte(p, c | 0x80);
+    }
+}
+static void lp_set_address(lprog *p, uint64_t a)
+{
+    lp_byte(p, 0); lp_byte(p, 9); lp_byte(p, 2);
+    put64(p->b + p->n, a); p->n += 8;
+}
+static void lp_line(lprog *p, int64_t d) { lp_byte(p, 3); lp_sleb(p, d); }
+static void lp_pc(lprog *p, uint64_t d) { lp_byte(p, 2); lp_uleb(p, d); }
+static void lp_file(lprog *p, uint64_t f) { lp_byte(p, 4); lp_uleb(p, f); }
+static void lp_copy(lprog *p) { lp_byte(p, 1); }
+static void lp_end(lprog *p) { lp_byte(p, 0); lp_byte(p, 1); lp_byte(p, 1); }
+/* nvcc's DW_LNE 0x90 [inlined_at, name offset]. */
+static void lp_inlined(lprog *p, uint64_t at, uint64_t name)
+{
+    lprog ops = {.n = 0};
+    lp_uleb(&ops, at);
+    lp_uleb(&ops, name);
+    lp_byte(p, 0); lp_byte(p, 1 + ops.n); lp_byte(p, 0x90);
+    memcpy(p->b + p->n, ops.b, ops.n); p->n += ops.n;
+}
+
+/* A DWARF 2 unit around prog: dirs (NULL-terminated), files "name" with a dir index each. */
+static size_t v2_unit(unsigned char *s, const char *const *dirs, const char *const *files,
+                      const unsigned *file_dirs, const lprog *prog)
+{
+    size_t n = 4;
+    put16(s + n, 2); n += 2;
+    size_t hl_at = n; n += 4;
+    size_t hstart = n;
+    s[n++] = 1; s[n++] = 1; s[n++] = (unsigned char)-5; s[n++] = 14; s[n++] = 13;
+    memcpy(s + n, std_len, 12); n += 12;
+    for (size_t i = 0; dirs[i]; i++) {
+        memcpy(s + n, dirs[i], strlen(dirs[i]) + 1); n += strlen(dirs[i]) + 1;
+    }
+    s[n++] = 0;
+    for (size_t i = 0; files[i]; i++) {
+        memcpy(s + n, files[i], strlen(files[i]) + 1); n += strlen(files[i]) + 1;
+        s[n++] = (unsigned char)file_dirs[i]; s[n++] = 0; s[n++] = 0;
+    }
+    s[n++] = 0;
+    put32(s + hl_at, (uint32_t)(n - hstart));
+    memcpy(s + n, prog->b, prog->n); n += prog->n;
+    put32(s, (uint32_t)(n - 4));
+    return n;
+}
+
+typedef struct inl_rows {
+    int n, broken; /* broken: a row index out of order or an inlined_at not before its row */
+    uint64_t next_index;
+    cc_dwarf_row r[32];
+} inl_rows;
+
+static int collect_inl(const cc_dwarf_row *r, void *user)
+{
+    inl_rows *s = user;
+    if (r->row_index != s->next_index + 1 || r->inlined_at >= r->row_index)
+        s->broken = 1;
+    s->next_index = r->end_sequence ? 0 : r->row_index;
+    if (s->n < 32)
+        s->r[s->n] = *r;
+    s->n++;
+    return 0;
+}
+
+/* .debug_str for the inlined names: offset 0 "helper7", offset 10 "helper3". */
+static const char inl_str[] = "helper7\0x\0helper3";
+
+/* The example of the brief: rows 1 (0x0, l10), 2 (0x10, l12), 3 (0x20, l13); l7 inlined at
+ * row 3; l3 inlined at row 4; back to l13; then a second sequence whose indices restart, and the
+ * corrupt forms (forward, self, huge, truncated, empty). */
+static void inl_program(lprog *p)
+{
+    p->n = 0;
+    lp_set_address(p, 0);
+    lp_line(p, 9); lp_copy(p);                         /* 1: 0x00 l10 */
+    lp_byte(p, 13 + 7 + 14 * 16);                      /* 2: 0x10 l12 (special: +16, +2) */
+    lp_byte(p, 13 + 6 + 14 * 16);                      /* 3: 0x20 l13 */
+    lp_inlined(p, 3, 0); lp_line(p, -6); lp_copy(p);   /* 4: 0x20 l7 at 3, helper7 */
+    lp_inlined(p, 4, 10); lp_line(p, -4); lp_copy(p);  /* 5: 0x20 l3 at 4, helper3 */
+    lp_inlined(p, 0, 0); lp_line(p, 10); lp_pc(p, 0x20); lp_copy(p); /* 6: 0x40 l13 */
+    lp_inlined(p, 2, 999); lp_pc(p, 0x10); lp_end(p);  /* 7: 0x50 end, at 2, name unknown */
+    lp_set_address(p, 0);
+    lp_copy(p);                                        /* 1: 0x00 l1, state was reset */
+    lp_inlined(p, 1, 10); lp_line(p, 1); lp_copy(p);   /* 2: l2 at 1 (this sequence's row 1) */
+    lp_inlined(p, 5, 0); lp_copy(p);                   /* 3: forward -> 0 */
+    lp_inlined(p, 4, 0); lp_copy(p);                   /* 4: itself -> 0 */
+    lp_inlined(p, UINT64_MAX, 0); lp_copy(p);          /* 5: huge -> 0 */
+    lp_inlined(p, 2, 0);
+    lp_byte(p, 0); lp_byte(p, 2); lp_byte(p, 0x90); lp_byte(p, 0x83); /* operand runs out */
+    lp_copy(p);                                        /* 6: -> 0 */
+    lp_inlined(p, 2, 0);
+    lp_byte(p, 0); lp_byte(p, 1); lp_byte(p, 0x90);    /* no operands at all */
+    lp_copy(p);                                        /* 7: -> 0 */
+    lp_inlined(p, 6, 0); lp_copy(p);                   /* 8: at 6 */
+    lp_pc(p, 0x10); lp_end(p);                         /* 9 */
+}
+
+static void test_dwarf_inlined(void)
+{
+    static const char *const dirs[] = {"/src", NULL}, *const files[] = {"k.cu", NULL};
+    static const unsigned fdirs[] = {1};
+    unsigned char s[1200];
+    lprog p;
+    inl_program(&p);
+    size_t n = v2_unit(s, dirs, files, fdirs, &p);
+    inl_rows r = {0};
+    char err[160];
+    CHECK(cc_dwarf_line_run(s, n, NULL, 0, (const unsigned char *)inl_str, sizeof inl_str,
+                            collect_inl, &r, err, sizeof err) == 0);
+    CHECK(r.n == 16 && !r.broken);
+    static const uint32_t lines[16] = {10, 12, 13, 7, 3, 13, 13, 1, 2, 2, 2, 2, 2, 2, 2, 2};
+    static const uint64_t at[16] = {0, 0, 0, 3, 4, 0, 2, 0, 1, 0, 0, 0, 0, 0, 6, 6};
+    for (int i = 0; i < 16 && i < r.n; i++) {
+        CHECK_EQ_U64(r.r[i].line, lines[i]);
+        CHECK_EQ_U64(r.r[i].inlined_at, at[i]);
+        CHECK_EQ_U64(r.r[i].row_index, i < 7 ? i + 1 : i - 6);
+    }
+    CHECK_EQ_U64(r.r[4].address, 0x20);
+    CHECK_STR(r.r[3].inlined_func, "helper7");
+    CHECK_STR(r.r[4].inlined_func, "helper3");
+    CHECK(r.r[5].inlined_func == NULL && r.r[6].inlined_func == NULL); /* reset; unknown */
+    CHECK(r.r[6].end_sequence && r.r[7].sequence == 1);
+    CHECK_STR(r.r[8].inlined_func, "helper3");
+    /* Without .debug_str the chain is the same, the names unknown. */
+    inl_rows q = {0};
+    CHECK(cc_dwarf_line_run(s, n, NULL, 0, NULL, 0, collect_inl, &q, err, sizeof err) == 0);
+    CHECK(q.n == 16 && !q.broken && q.r[4].inlined_at == 4 && q.r[4].inlined_func == NULL);
+    /* Truncated at every length, as a file (the unit runs past it) and as a unit (its program
+     * ends early): an error or fewer rows, never a crash or a row naming a later one. */
+    for (size_t cut = 0; cut < n; cut++) {
+        unsigned char *c = malloc(cut ? cut : 1);
+        memcpy(c, s, cut);
+        inl_rows t = {0};
+        int rc = cc_dwarf_line_run(c, cut, NULL, 0, (const unsigned char *)inl_str,
+                                   sizeof inl_str, collect_inl, &t, err, sizeof err);
+        CHECK(rc == -1 || cut == 0);
+        if (cut >= 4) {
+            put32(c, (uint32_t)(cut - 4));
+            memset(&t, 0, sizeof t);
+            cc_dwarf_line_run(c, cut, NULL, 0, (const unsigned char *)inl_str, sizeof inl_str,
+                              collect_inl, &t, err, sizeof err);
+            CHECK(!t.broken && t.n <= 16);
+        }
+        free(c);
+    }
+}
+
+/* A minimal cubin: the line unit as .debug_line, .debug_str, and one function "kern" so that
+ * every sequence is attributed to it. */
+static size_t mini_cubin(unsigned char *e, const unsigned char *line, size_t line_size)
+{
+    static const char shstr[] = "\0.shstrtab\0.debug_line\0.debug_str\0.symtab\0.strtab";
+    static const char strtab[] = "\0kern";
+    memset(e, 0, 64);
+    memcpy(e, "\177ELF", 4);
+    e[4] = 2; e[5] = 1; e[6] = 1;
+    put16(e + 16, 2); put16(e + 18, 190);
+    size_t n = 64;
+    struct { uint32_t name, type, link; size_t off, size; } sh[6] = {{0, 0, 0, 0, 0}};
+    const void *data[6] = {NULL, shstr, line, inl_str, NULL, strtab};
+    size_t size[6] = {0, sizeof shstr, line_size, sizeof inl_str, 48, sizeof strtab};
+    uint32_t names[6] = {0, 1, 11, 23, 34, 42}, types[6] = {0, 3, 1, 1, 2, 3};
+    unsigned char sym[48];
+    memset(sym, 0, sizeof sym);
+    put32(sym + 24, 1); sym[28] = 0x12; sym[29] = 0x10; put16(sym + 30, 2);
+    data[4] = sym;
+    for (int i = 1; i < 6; i++) {
+        sh[i].name = names[i]; sh[i].type = types[i]; sh[i].link = i == 4 ? 5 : 0;
+        sh[i].off = n; sh[i].size = size[i];
+        memcpy(e + n, data[i], size[i]); n += size[i];
+    }
+    n = (n + 7) & ~(size_t)7;
+    put64(e + 40, n); put16(e + 58, 64); put16(e + 60, 6); put16(e + 62, 1);
+    for (int i = 0; i < 6; i++) {
+        unsigned char *h = e + n + 64 * (size_t)i;
+        memset(h, 0, 64);
+        put32(h, sh[i].name); put32(h + 4, sh[i].type);
+        put64(h + 24, sh[i].off); put64(h + 32, sh[i].size); put32(h + 40, sh[i].link);
+        if (i == 4)
+            put64(h + 56, 24);
+    }
+    return n + 6 * 64;
+}
+
+/* The device line table on a program like nvcc's: a __syncwarp() from a toolkit header, a user
+ * helper calling one, a user helper alone, a cub-only chain, a corrupt call site, and a second
+ * sequence whose row 1 is its own. */
+static void lines_program(lprog *p)
+{
+    p->n = 0;
+    lp_set_address(p, 0);
+    lp_line(p, 9); lp_copy(p);                                       /* 1: 0x00 k.cu:10 */
+    lp_pc(p, 0x10); lp_line(p, 2); lp_copy(p);                       /* 2: 0x10 k.cu:12 */
+    lp_inlined(p, 2, 0); lp_file(p, 2); lp_line(p, 98); lp_copy(p);  /* 3: 0x10 sm_30:110 at 2 */
+    lp_inlined(p, 0, 0); lp_file(p, 1); lp_line(p, -97);
+    lp_pc(p, 0x10); lp_copy(p);                                      /* 4: 0x20 k.cu:13 */
+    lp_inlined(p, 4, 0); lp_line(p, -8); lp_copy(p);                 /* 5: 0x20 k.cu:5 at 4 */
+    lp_inlined(p, 5, 0); lp_file(p, 2); lp_line(p, 195); lp_copy(p); /* 6: 0x20 sm_30:200 at 5 */
+    lp_inlined(p, 4, 0); lp_file(p, 1); lp_line(p, -194);
+    lp_pc(p, 0x10); lp_copy(p);                                      /* 7: 0x30 k.cu:6 at 4 */
+    lp_inlined(p, 0, 0); lp_file(p, 3); lp_line(p, 34);
+    lp_pc(p, 0x10); lp_copy(p);                                      /* 8: 0x40 cub:40 */
+    lp_inlined(p, 8, 0); lp_file(p, 2); lp_line(p, 260); lp_copy(p); /* 9: 0x40 sm_30:300 at 8 */
+    lp_inlined(p, 50, 0); lp_line(p, -190);
+    lp_pc(p, 0x10); lp_copy(p);                                      /* 10: 0x50 sm_30:110 */
+    lp_inlined(p, 0, 0); lp_pc(p, 0x10); lp_end(p);
+    lp_set_address(p, 0x1000);
+    lp_line(p, 19); lp_copy(p);                                      /* 1: 0x1000 k.cu:20 */
+    lp_inlined(p, 1, 0); lp_file(p, 2); lp_line(p, 90);
+    lp_pc(p, 0x10); lp_copy(p);                                      /* 2: 0x1010 sm_30:110 at 1 */
+    lp_pc(p, 0x10); lp_end(p);
+}
+
+static const cc_line_row *row_at(const cc_line_table *t, uint64_t pc)
+{
+    const cc_line_row *r = NULL;
+    return cc_line_table_lookup(t, "kern", pc, &r) == 1 ? r : NULL;
+}
+
+static void check_row(const cc_line_table *t, uint64_t pc, const char *file, uint32_t line,
+                      const char *inl_file, uint32_t inl_line, uint32_t depth)
+{
+    const cc_line_row *r = row_at(t, pc);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_STR(r->file, file);
+    CHECK_EQ_U64(r->line, line);
+    if (inl_file)
+        CHECK_STR(r->inlined_file, inl_file);
+    else
+        CHECK(r->inlined_file == NULL && r->inlined_dir == NULL);
+    CHECK_EQ_U64(r->inlined_line, inl_line);
+    CHECK_EQ_U64(r->inline_depth, depth);
+}
+
+static void test_lines_inlined(void)
+{
+    static const char *const dirs[] = {"/usr/local/cuda/bin/../targets/x86_64-linux/include",
+                                       "/home/u/proj", NULL};
+    static const char *const files[] = {"k.cu", "sm_30_intrinsics.hpp",
+                                        "cub/block/block_load.cuh", NULL};
+    static const unsigned fdirs[] = {2, 1, 1};
+    unsigned char unit[1200], elf[2048];
+    lprog p;
+    lines_program(&p);
+    size_t un = v2_unit(unit, dirs, files, fdirs, &p);
+    size_t n = mini_cubin(elf, unit, un);
+    char err[160];
+    cc_line_table *t = cc_line_table_open(elf, n, CC_LINES_SOURCE, err, sizeof err);
+    CHECK(t != NULL);
+    if (!t) {
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    CHECK_EQ_U64(cc_line_table_count(t), 8);
+    check_row(t, 0x00, "k.cu", 10, NULL, 0, 0);
+    check_row(t, 0x10, "k.cu", 12, "sm_30_intrinsics.hpp", 110, 1); /* the call site */
+    check_row(t, 0x20, "k.cu", 5, "sm_30_intrinsics.hpp", 200, 2);  /* innermost user frame */
+    check_row(t, 0x30, "k.cu", 6, NULL, 0, 1);                      /* a user helper's line */
+    check_row(t, 0x40, "sm_30_intrinsics.hpp", 300, NULL, 0, 1);    /* toolkit all the way */
+    check_row(t, 0x50, "sm_30_intrinsics.hpp", 110, NULL, 0, 0);    /* corrupt: not inlined */
+    check_row(t, 0x1000, "k.cu", 20, NULL, 0, 0);
+    check_row(t, 0x1010, "k.cu", 20, "sm_30_intrinsics.hpp", 110, 1);
+    const cc_line_row *r = row_at(t, 0x10);
+    CHECK(r && r->dir && strcmp(r->dir, "/home/u/proj") == 0 && r->inlined_dir &&
+          strstr(r->inlined_dir, "/targets/") != NULL);
+    cc_line_table_free(t);
+    /* A line unit whose program ends anywhere: a table or an error, never a crash. */
+    for (size_t cut = 4; cut < un; cut++) {
+        unsigned char part[1200];
+        memcpy(part, unit, cut);
+        put32(part, (uint32_t)(cut - 4));
+        n = mini_cubin(elf, part, cut);
+        t = cc_line_table_open(elf, n, CC_LINES_SOURCE, err, sizeof err);
+        for (size_t i = 0; i < cc_line_table_count(t); i++)
+            CHECK(cc_line_table_row(t, i)->inline_depth <= 2);
+        cc_line_table_free(t);
+    }
+}
+
+static void test_toolkit_paths(void)
+{
+    static const char *const yes[] = {
+        "/usr/local/cuda/bin/../targets/x86_64-linux/include/sm_30_intrinsics.hpp",
+        "/usr/local/cuda-13.0/targets/sbsa-linux/include/crt/sm_90_rt.hpp",
+        "/usr/local/cuda-13.0/include/cuda_fp16.hpp",
+        "/usr/local/cuda/include/cooperative_groups.h",
+        "/opt/cuda/include/cuda_bf16.hpp",
+        "/opt/nvidia/hpc_sdk/Linux_x86_64/25.1/cuda/12.6/include/cuda_runtime.h",
+        "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v13.0\\include\\cuda.h",
+        "/home/u/.venv/lib/python3.12/site-packages/nvidia/cu13/include/cuda_fp8.hpp",
+        "/usr/lib/python3/site-packages/nvidia/cuda_runtime/include/vector_types.h",
+        "/opt/conda/envs/x/targets/x86_64-linux/include/cuda_pipeline.h",
+        "/usr/include/cub/block/block_reduce.cuh",
+        "/home/u/cccl/lib/cmake/../../include/thrust/sort.h",
+        "/opt/cccl/include/cuda/std/__atomic/api.h",
+        "/x/include/cccl/cuda/std/cstdint",
+        NULL};
+    static const char *const no[] = {
+        "/home/u/proj/include/util.cuh",
+        "/home/u/cuda-kernels/src/a.cu",
+        "/home/u/cuda-kernels/include/a.cuh",
+        "/home/u/proj/cuda/src/x.cu",
+        "/home/u/mycuda/include/x.h",
+        "/home/u/nvidia/include/x.h",
+        "/home/u/proj/include/cub",
+        "/home/u/targets/include/x.h",
+        "k.cu",
+        "",
+        NULL};
+    for (size_t i = 0; yes[i]; i++)
+        if (!cc_toolkit_header(NULL, yes[i])) {
+            fprintf(stderr, "not a toolkit header: %s\n", yes[i]);
+            CHECK(0);
+        }
+    for (size_t i = 0; no[i]; i++)
+        if (cc_toolkit_header(NULL, no[i])) {
+            fprintf(stderr, "a toolkit header: %s\n", no[i]);
+            CHECK(0);
+        }
+    /* Directory and file are joined; an absolute file ignores the directory. */
+    CHECK(cc_toolkit_header("/usr/local/cuda/bin/../targets/x86_64-linux/include",
+                            "sm_30_intrinsics.hpp"));
+    CHECK(cc_toolkit_header("/usr/local/cuda-13.0/include", "cub/warp/warp_reduce.cuh"));
+    CHECK(cc_toolkit_header("/usr/local/cuda/include", NULL));
+    CHECK(!cc_toolkit_header("/home/u/proj", "sy_syncwarp_mask.cu"));
+    CHECK(!cc_toolkit_header("/usr/local/cuda/include", "/home/u/proj/k.cu"));
+    CHECK(!cc_toolkit_header(NULL, NULL));
+    CHECK(!cc_toolkit_header("/home/u/proj/include", "cub")); /* not a directory of CCCL */
+}
+
 static int ptx_cb(const cc_ptx_entry *e, void *user)
 {
     cc_ptx_entry *out = user;
@@ -350,6 +711,9 @@ int main(void)
     test_fatbin();
     test_dwarf_v2();
     test_dwarf_v5();
+    test_dwarf_inlined();
+    test_lines_inlined();
+    test_toolkit_paths();
     test_ptx();
     test_elf_and_kinds();
     test_demangle();

@@ -2,13 +2,16 @@
  * registers, static shared memory and stack frame of every kernel must equal what
  * `nvcc -Xptxas -v` prints for the same build (sm_80, sm_90, sm_100, sm_120); launch bounds,
  * register caps and cluster dims must be found; and in a -lineinfo cubin the store instruction
- * of a kernel must map to the source line that holds the store. Without nvcc on PATH the test
- * prints "skipped" and passes (the CLI test tests/cli/inspect_nvcc.sh covers the same ground). */
+ * of a kernel must map to the source line that holds the store; code inlined from a toolkit
+ * header (__syncwarp()) must map to the user's line that calls it, and code of a user's
+ * __forceinline__ helper to the helper's own line. Without nvcc on PATH the test prints
+ * "skipped" and passes (the CLI test tests/cli/inspect_nvcc.sh covers the same ground). */
 #include "check.h"
 #include "test_files.h"
 #include "symbols/cubin.h"
 #include "symbols/elf.h"
 #include "symbols/lines.h"
+#include "symbols/toolkit_path.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,24 @@ static const char *kernels_cu =
     "#endif\n";
 
 static int store_line = 10;
+
+static const char *inline_cu =
+    "__device__ __forceinline__ int inl_helper(int *p, int v) {\n"
+    "    p[v] = v + 1; // HELPER_STORE_LINE\n"
+    "    return v * 3;\n"
+    "}\n"
+    "extern \"C\" __global__ void inl_sync(int *p, int n) {\n"
+    "    int t = threadIdx.x;\n"
+    "    p[t] = n;\n"
+    "    __syncwarp(); // SYNC_LINE\n"
+    "    p[t + 1] = 2;\n"
+    "}\n"
+    "extern \"C\" __global__ void inl_user(int *p, int v) {\n"
+    "    int t = threadIdx.x;\n"
+    "    p[t + 64] = inl_helper(p, v + t); // CALL_LINE\n"
+    "}\n";
+
+enum { HELPER_STORE_LINE = 2, SYNC_LINE = 8, CALL_LINE = 13 };
 
 /* ptxas -v facts for one kernel. */
 typedef struct ptxas_k {
@@ -166,6 +187,28 @@ static void check_arch(const char *dir, const char *cu, const char *arch, unsign
     free(text);
 }
 
+/* Offsets of up to max instructions of a sm_90 kernel's .text whose low 12 opcode bits are one
+ * of ops (zero-terminated); the count found. */
+static int find_ops(const char *cubin, size_t size, const char *kernel, const unsigned *ops,
+                    long *out, int max)
+{
+    cc_elf elf;
+    cc_elf_section s;
+    char err[160], name[256];
+    int n = 0;
+    snprintf(name, sizeof name, ".text.%s", kernel);
+    if (cc_elf_open(&elf, cubin, size, err, sizeof err) != 0 ||
+        cc_elf_section_by_name(&elf, name, &s) != 0 || !s.data)
+        return 0;
+    for (uint64_t off = 0; off + 16 <= s.size && n < max; off += 16) {
+        unsigned op = cc_le16(s.data + off) & 0xfff;
+        for (const unsigned *o = ops; *o; o++)
+            if (op == *o)
+                out[n++] = (long)off;
+    }
+    return n;
+}
+
 /* Offset of the first global store (STG: opcode 0x986 or 0x386 in the low 12 bits) of a
  * sm_90 kernel's .text, or -1. */
 static long find_store(const char *cubin, size_t size, const char *kernel)
@@ -239,6 +282,76 @@ static void check_lines(const char *dir, const char *cu)
     }
 }
 
+/* __syncwarp() (sm_30_intrinsics.hpp, inlined) reports the line that calls it. On sm_90 nvcc
+ * emits it as the kernel's first NOP (opcode 0x918); the alignment NOPs follow its EXIT. */
+static void check_inlined_sync(const char *data, size_t n, const cc_line_table *t)
+{
+    static const unsigned nop[] = {0x918, 0};
+    long pc;
+    CHECK(find_ops(data, n, "inl_sync", nop, &pc, 1) == 1);
+    const cc_line_row *r = NULL;
+    CHECK(cc_line_table_lookup(t, "inl_sync", (uint64_t)pc, &r) == 1);
+    if (!r)
+        return;
+    CHECK_EQ_U64(r->line, SYNC_LINE);
+    CHECK(r->file && strstr(r->file, "symk_inl.cu") != NULL);
+    CHECK(r->inlined_file && strstr(r->inlined_file, "sm_30_intrinsics") != NULL);
+    CHECK(r->inlined_line > 0 && r->inline_depth >= 1);
+    CHECK(cc_toolkit_header(r->inlined_dir, r->inlined_file));
+    CHECK(!cc_toolkit_header(r->dir, r->file));
+    /* No row of the kernel reports a toolkit header. */
+    for (size_t i = 0; i < cc_line_table_count(t); i++) {
+        const cc_line_row *q = cc_line_table_row(t, i);
+        if (q->kernel && strcmp(q->kernel, "inl_sync") == 0)
+            CHECK(q->line >= 5 && q->line <= 10 && !cc_toolkit_header(q->dir, q->file));
+    }
+}
+
+/* A user's __forceinline__ helper keeps its own line (the innermost frame, a user one). */
+static void check_inlined_helper(const char *data, size_t n, const cc_line_table *t)
+{
+    static const unsigned stg[] = {0x986, 0x386, 0};
+    long pcs[8];
+    int nst = find_ops(data, n, "inl_user", stg, pcs, 8), helper = 0, call = 0;
+    CHECK(nst >= 2);
+    for (int i = 0; i < nst; i++) {
+        const cc_line_row *r = NULL;
+        CHECK(cc_line_table_lookup(t, "inl_user", (uint64_t)pcs[i], &r) == 1);
+        if (!r)
+            continue;
+        if (r->line == HELPER_STORE_LINE) {
+            helper++;
+            CHECK(r->inline_depth >= 1 && r->inlined_file == NULL && r->inlined_line == 0);
+        } else if (r->line == CALL_LINE) {
+            call++;
+        }
+    }
+    CHECK(helper == 1 && call == 1);
+}
+
+static void check_inlined(const char *dir)
+{
+    char cmd[4200], cu[1024], cubin[1024];
+    snprintf(cu, sizeof cu, "%s/symk_inl.cu", dir);
+    snprintf(cubin, sizeof cubin, "%s/symk_inl.cubin", dir);
+    CHECK(cc_test_write_file(cu, inline_cu) == 0);
+    snprintf(cmd, sizeof cmd, "nvcc -cubin -O2 -arch=sm_90 -lineinfo -o '%s' '%s'", cubin, cu);
+    CHECK(system(cmd) == 0);
+    size_t n;
+    char *data = cc_test_read_file(cubin, &n), err[160];
+    CHECK(data != NULL);
+    if (!data)
+        return;
+    cc_line_table *t = cc_line_table_open(data, n, CC_LINES_SOURCE, err, sizeof err);
+    CHECK(t != NULL);
+    if (t) {
+        check_inlined_sync(data, n, t);
+        check_inlined_helper(data, n, t);
+    }
+    cc_line_table_free(t);
+    free(data);
+}
+
 int main(void)
 {
     if (!cc_test_have_nvcc()) {
@@ -257,5 +370,6 @@ int main(void)
     check_arch(dir, cu, "sm_100", 100);
     check_arch(dir, cu, "sm_120", 120);
     check_lines(dir, cu);
+    check_inlined(dir);
     TEST_MAIN_END();
 }

@@ -74,6 +74,12 @@ int cc_cli_set_agent_env(const cc_run_env *e, char *err, size_t errlen)
         cc_cli_knobs_env(err, errlen) != 0) {
         return -1;
     }
+    /* --verbose: the agent explains itself too (its notes: limits raised, modules without line
+     * information, ...), unless CUCHECK_VERBOSE was given a value of its own. */
+    if (!e->agent_quiet && getenv("CUCHECK_VERBOSE") == NULL &&
+        set("CUCHECK_VERBOSE", "1", err, errlen) != 0) {
+        return -1;
+    }
     /* --target-processes application-only: the agent checks only the process whose parent is
      * this cucheck (an agent knob: cc_cli_knobs_env has just removed any inherited value). */
     if (e->application_only) {

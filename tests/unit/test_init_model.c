@@ -24,6 +24,13 @@ static void alloc(cc_init_model *m, uint64_t ctx, uint64_t base, uint64_t size)
     cc_init_model_apply(m, &e);
 }
 
+static void context_create(cc_init_model *m, uint64_t ctx)
+{
+    cc_event e = ev(CC_EV_CONTEXT_CREATE);
+    e.u.context.context = ctx;
+    cc_init_model_apply(m, &e);
+}
+
 static void copy(cc_init_model *m, uint64_t dst, uint64_t src, uint64_t n)
 {
     cc_event e = ev(CC_EV_MEMCPY);
@@ -58,6 +65,12 @@ int main(void)
     m.track_used = 1;
     m.gone = on_gone;
     const uint64_t A = 0x10000, B = 0x20000, C = 0x30000;
+    /* The runtime's own allocation, made before its context is announced: not tracked. */
+    alloc(&m, 1, 0x80000, 512);
+    CHECK(cc_init_model_find(&m, 0x80000) == NULL);
+    CHECK_EQ_U64(uninit(&m, 0x80000, 512), 0);
+    context_create(&m, 1);
+    context_create(&m, 2);
     alloc(&m, 1, A, 1024);
     alloc(&m, 1, B, 1024);
     alloc(&m, 2, C, 256);
@@ -138,8 +151,11 @@ int main(void)
     mm.u.alloc = (cc_ev_alloc){.mem_kind = CC_MEM_MANAGED, .address = 0x90000, .size = 64};
     cc_init_model_apply(&m, &mm);
     CHECK(cc_init_model_find(&m, 0x90000) == NULL);
+    /* An allocation with no context (a trace without context ids) is tracked. */
+    alloc(&m, 0, 0xa0000, 64);
+    CHECK(cc_init_model_find(&m, 0xa0000) != NULL);
     cc_init_model_free(&m);
-    CHECK_EQ_U64(gone_count, 4);
+    CHECK_EQ_U64(gone_count, 5);
     CHECK_EQ_U64(gone_why, CC_INIT_GONE_EXIT);
     CHECK_EQ_U64(m.n, 0);
     return cc_test_failures != 0;

@@ -52,7 +52,7 @@ static struct {
     cc_get_current_fn get_current;
     stack_ctx ctxs[CC_STACK_CONTEXTS];
     stack_kernel kernels[CC_STACK_KERNELS];
-    int raised_noted, failed_noted;
+    int raised_noted, failed_noted, unfit_noted; /* verbose notes given */
     int helper_busy;          /* a helper thread is raising a limit */
 } cc_st = {.lock = PTHREAD_MUTEX_INITIALIZER, .once = PTHREAD_ONCE_INIT,
            .headroom = CC_INSTR_PATCH_STACK_DEFAULT};
@@ -181,7 +181,16 @@ int cc_instr_stack_fits(const Sanitizer_LaunchData *d, const cc_instr_module *m)
         c->want = want > c->want ? want : c->want;
         atomic_fetch_add(&cc_st_epoch, 1u);
     }
+    uint64_t ensured = c != NULL ? c->ensured : 0, ctx_want = c != NULL ? c->want : 0;
+    int note = !fits && cc_st.unfit_noted++ < 16;
     pthread_mutex_unlock(&cc_st.lock);
+    if (note) {
+        cc_agent_note("launch of %s runs unchecked: its stack (%u bytes) and the patch headroom "
+                      "need %llu bytes per thread, the context's limit in force is %llu; %llu "
+                      "asked for at the next API exit", d->functionName != NULL ?
+                      d->functionName : "?", kstack, (unsigned long long)need,
+                      (unsigned long long)ensured, (unsigned long long)ctx_want);
+    }
     return fits;
 }
 
@@ -291,7 +300,7 @@ static void raise_limit(CUcontext ctx)
     if (c != NULL) {
         if (rc == 0) {
             c->ensured = limit;
-            note_raised = limit > before && !cc_st.raised_noted++;
+            note_raised = limit > before && cc_st.raised_noted++ < 16; /* each raise, a few */
         } else if (++c->tries >= CC_STACK_TRIES) {
             c->failed = 1;
             note_failed = !cc_st.failed_noted++;

@@ -1,5 +1,5 @@
 // A kernel writes all but the last 8 elements (an off-by-8 bound), the next one reads them all:
-// the read of the tail is reported, not the rest.
+// the reads of the tail (by both loads of the line) are reported, not the rest.
 #include "ic_common.h"
 
 __global__ void sum_pairs(const float *in, float *out, int n)

@@ -1,5 +1,5 @@
 // The fix of sy_shfl_mask, and a full-warp shuffle reduction: masks name exactly the lanes that
-// take part.
+// take part (lanes 0-15 shuffle among themselves while lanes 16-31 go on).
 #include "sy_common.h"
 
 __global__ void shfl_half(int *out, int n)
@@ -11,8 +11,8 @@ __global__ void shfl_half(int *out, int n)
     }
     if (lane < 16) {
         v += __shfl_sync(0x0000ffffu, v, 0);
-        out[lane] = v;
     }
+    out[lane] = v;
 }
 
 int main() { return sy_run(shfl_half, 1, 32, 2); }

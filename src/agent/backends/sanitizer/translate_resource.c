@@ -47,7 +47,9 @@ static void cc_emit_alloc(const Sanitizer_ResourceMemoryData *d, uint32_t kind, 
 static void cc_emit_free(const Sanitizer_ResourceMemoryData *d, uint32_t kind, int stream_ordered)
 {
     cc_event ev;
+    uint64_t callsite = cc_agent_callsite(); /* where it was freed: reports name the free */
     cc_agent_event_init(&ev, CC_EV_FREE);
+    ev.u.free.callsite = callsite;
     ev.u.free.context = cc_agent_handle_id(d->context);
     ev.u.free.device = (int32_t)d->device;
     ev.u.free.mem_kind = kind;

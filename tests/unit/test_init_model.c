@@ -65,6 +65,10 @@ int main(void)
     m.track_used = 1;
     m.gone = on_gone;
     const uint64_t A = 0x10000, B = 0x20000, C = 0x30000;
+    /* The kinds the model moves on, which the agent's copy of it filters by. */
+    CHECK(cc_init_model_wants(CC_EV_CONTEXT_CREATE) && cc_init_model_wants(CC_EV_ALLOC) &&
+          cc_init_model_wants(CC_EV_INIT_WRITE) && cc_init_model_wants(CC_EV_LAUNCH));
+    CHECK(!cc_init_model_wants(CC_EV_HOST_STACK));
     /* The runtime's own allocation, made before its context is announced: not tracked. */
     alloc(&m, 1, 0x80000, 512);
     CHECK(cc_init_model_find(&m, 0x80000) == NULL);

@@ -303,7 +303,7 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch);
 
 /* The patched code's stack (instr_stack.c). The headroom patch functions may use past a
  * kernel's own stack, bytes per thread (CUCHECK_PATCH_STACK; measured in docs/agent.md). */
-#define CC_INSTR_PATCH_STACK_DEFAULT 4096u
+#define CC_INSTR_PATCH_STACK_DEFAULT 16384u
 void cc_instr_stack_init(const char *tool, int enabled); /* enabled 0: every call does nothing */
 /* (any lock) 1 if a launch of d's kernel fits the stack its context's limit gives with the
  * headroom; 0: it should run unchecked, and the limit is raised at the next API exit. No

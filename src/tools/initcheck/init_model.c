@@ -286,8 +286,23 @@ static void drop_context(cc_init_model *m, uint64_t context)
     }
 }
 
+int cc_init_model_wants(uint32_t kind)
+{
+    switch (kind) {
+    case CC_EV_ALLOC: case CC_EV_FREE: case CC_EV_MEMCPY: case CC_EV_MEMSET: case CC_EV_LAUNCH:
+    case CC_EV_INIT_WRITE: case CC_EV_SUBALLOC: case CC_EV_CONTEXT_CREATE:
+    case CC_EV_CONTEXT_DESTROY:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 void cc_init_model_apply(cc_init_model *m, const cc_event *ev)
 {
+    if (!cc_init_model_wants(ev->h.kind)) {
+        return;
+    }
     switch (ev->h.kind) {
     case CC_EV_ALLOC:
         add_alloc(m, &ev->u.alloc);

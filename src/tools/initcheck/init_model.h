@@ -57,6 +57,9 @@ void cc_init_model_free(cc_init_model *m);
 /* The live allocation containing addr, or NULL. */
 cc_init_alloc *cc_init_model_find(const cc_init_model *m, uint64_t addr);
 
+/* 1 for the event kinds cc_init_model_apply uses (every other kind leaves the model as it is):
+ * a second model fed a filtered stream (the agent's) filters with this, so the two agree. */
+int cc_init_model_wants(uint32_t kind);
 /* Move the model along one event (allocations, frees, copies, memsets, launches, INIT_WRITE,
  * sub-allocator regions, context destruction); other events change nothing. */
 void cc_init_model_apply(cc_init_model *m, const cc_event *ev);

@@ -8,15 +8,10 @@ static pthread_mutex_t ic_model_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void cc_ic_model_on_event(const cc_event *ev)
 {
-    switch (ev->h.kind) {
-    case CC_EV_ALLOC: case CC_EV_FREE: case CC_EV_MEMCPY: case CC_EV_MEMSET: case CC_EV_LAUNCH:
-    case CC_EV_INIT_WRITE: case CC_EV_SUBALLOC: case CC_EV_CONTEXT_DESTROY:
+    if (cc_init_model_wants(ev->h.kind)) {
         pthread_mutex_lock(&ic_model_lock);
         cc_init_model_apply(&ic_model_g, ev);
         pthread_mutex_unlock(&ic_model_lock);
-        break;
-    default:
-        break;
     }
 }
 

@@ -230,6 +230,7 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
 #define CC_RC_FLAG_SHARED 0x1u         /* shared shadow present (nblocks > 0) */
 #define CC_RC_FLAG_GLOBAL 0x2u         /* global table present */
 #define CC_RC_FLAG_NO_RECORD 0x4u      /* find hazards, record none (CUCHECK_RC_RECORD=off) */
+#define CC_RC_FLAG_NO_VALUE 0x8u       /* record without reading the stored bytes (=no-value) */
 
 /* A warp's state (u32, written by the warp's lowest active lane only): */
 #define CC_RC_WS_BAR_MASK 0xfffu       /* block barriers passed (mod 4096) */

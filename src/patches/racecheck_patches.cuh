@@ -234,7 +234,8 @@ cc_rc_report_shared(cc_rc_launch *L, uint64_t pc, unsigned long long old, uint32
         atomicAdd(&L->suppressed, 1u);
         return SANITIZER_PATCH_SUCCESS;
     }
-    if (kind == CC_RC_WAW && pData != nullptr && !(rflags & CC_RC_REC_CLUSTER) && size <= 16u) {
+    if (kind == CC_RC_WAW && pData != nullptr && !(rflags & CC_RC_REC_CLUSTER) && size <= 16u &&
+        !(L->flags & CC_RC_FLAG_NO_VALUE)) {
         // The patch runs before the store: compare the stored bytes, one at a time, exactly the
         // access's (a wider aligned load could reach past the end of the block's shared memory).
         bool same = true;
@@ -315,10 +316,8 @@ cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_bl
 }
 
 // A shared access to the window of block `target_block` (this block's own for a plain shared
-// access, one of its cluster's for distributed shared memory) at window offset `off`: the body,
-// a function of its own so that the entries' early returns do not pay for its registers' saves
-// (see cc_rc_global_access).
-static __device__ __noinline__ SanitizerPatchResult
+// access, one of its cluster's for distributed shared memory) at window offset `off`.
+static __device__ __forceinline__ SanitizerPatchResult
 cc_rc_shared(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block, uint32_t size,
              uint32_t flags, const void *pData, bool remote)
 {
@@ -389,7 +388,7 @@ cc_rc_report_global(cc_rc_launch *L, uint64_t pc, unsigned long long old, void *
         return SANITIZER_PATCH_SUCCESS;
     }
     rflags &= ~CC_RC_REC_CLUSTER;
-    if (kind == CC_RC_WAW && pData != nullptr &&
+    if (kind == CC_RC_WAW && pData != nullptr && !(L->flags & CC_RC_FLAG_NO_VALUE) &&
         cc_rc_same_bytes((const volatile unsigned char *)ptr, (const unsigned char *)pData, size)) {
         rflags |= CC_RC_REC_SAME_VALUE; // the patch runs before the store: the stored value
     }
@@ -485,26 +484,6 @@ cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a,
     return SANITIZER_PATCH_SUCCESS;
 }
 
-// The body of a checked global access (the gate below decided it is one).
-static __device__ __noinline__ SanitizerPatchResult
-cc_rc_global_checked(cc_rc_launch *L, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
-                     const void *pData)
-{
-    // Word by word, up to the first hazard, in this function: a helper of its own would add its
-    // frame to the deepest chain of calls on the thread's stack.
-    unsigned long long a = (unsigned long long)(uintptr_t)ptr & ~3ull;
-    uint32_t words = accessSize > 4u ? accessSize >> 2 : 1u;
-    bool hazard = false;
-    for (uint32_t i = 0; i < words && !hazard; i++) {
-        cc_rc_global_word(L, pc, ptr, a + 4ull * i, accessSize, flags, pData, &hazard);
-    }
-    return SANITIZER_PATCH_SUCCESS;
-}
-
-// The gate of every patched global access: a patch function saves every register it uses
-// (it runs between any two instructions of the kernel), so the checks that end most calls (no
-// header: a launch of a patched module that is not checked; an atomic; a block past the
-// shadow) are kept apart from the body's many registers, whose saves they would pay.
 extern "C" __device__ __noinline__ SanitizerPatchResult
 cc_rc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
                     const void *pData)
@@ -514,7 +493,15 @@ cc_rc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
         cc_rc_block() >= L->nblocks || !__isGlobal(ptr)) {
         return SANITIZER_PATCH_SUCCESS;
     }
-    return cc_rc_global_checked(L, pc, ptr, accessSize, flags, pData);
+    // Word by word, up to the first hazard, in this function: a helper of its own would add its
+    // frame to the deepest chain of calls on the thread's stack.
+    unsigned long long a = (unsigned long long)(uintptr_t)ptr & ~3ull;
+    uint32_t words = accessSize > 4u ? accessSize >> 2 : 1u;
+    bool hazard = false;
+    for (uint32_t i = 0; i < words && !hazard; i++) {
+        cc_rc_global_word(L, pc, ptr, a + 4ull * i, accessSize, flags, pData, &hazard);
+    }
+    return SANITIZER_PATCH_SUCCESS;
 }
 
 // The warp's lowest active lane adds `add` to its warp's state (in `mask`'s lanes).

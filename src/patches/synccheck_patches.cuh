@@ -162,7 +162,9 @@ static __device__ __noinline__ void cc_sy_barrier_checked(cc_sy_launch *L, uint6
     if (r != 0xffffffffu) {
         cc_sy_round(L, B, pc, r, active, tid);
     }
-    __threadfence(); // the round claimed before the exits are read (cc_sy_exit_checked: after)
+    // The round claimed before the exits are read (cc_sy_exit_checked: after). Both sides are
+    // threads of one block, so a block-scope fence orders them (a GPU-scope one cost more).
+    __threadfence_block();
     uint32_t exited = cc_sy_load(&B->exited);
     if (exited != 0u) {
         cc_sy_record_misuse(L, pc, CC_SY_AFTER_EXIT, 0u, active, 0u, exited, 0ull, 0u);
@@ -304,7 +306,7 @@ static __device__ __noinline__ void cc_sy_exit_checked(cc_sy_launch *L, uint64_t
     cc_sy_warp *W = &B->warps[tid >> 5];
     atomicOr(&W->exited, active);
     uint32_t exited = atomicAdd(&B->exited, (unsigned int)__popc(active)) + __popc(active);
-    __threadfence(); // the exit counted before the rounds are read (cc_sy_barrier_checked)
+    __threadfence_block(); // the exit counted before the rounds are read (the same block)
     uint32_t r = cc_sy_load(&W->rounds);
     unsigned long long cur = *(volatile unsigned long long *)&B->round[r & 1u];
     if ((cur >> 32) == (unsigned long long)(r + 1u)) {

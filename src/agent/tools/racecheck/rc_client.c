@@ -74,20 +74,43 @@ static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
 
 /* ---- launch header ---- */
 
-/* CUCHECK_RC_RECORD=off: hazards are found but not recorded (said once). */
-static int rc_no_record(void)
+/* CUCHECK_RC_RECORD: off, hazards are found but not recorded; no-value, recorded without
+ * reading the bytes a write replaces (the same-value test). Diagnostic aids, said once. */
+static uint32_t rc_record_flags(void)
 {
-    static int known, off;
+    static int known;
+    static uint32_t flags;
     if (!known) {
         const char *v = cc_knob_get(CC_KNOB_RC_RECORD);
-        off = v != NULL && strcmp(v, "off") == 0;
         known = 1;
-        if (off) {
+        if (v != NULL && strcmp(v, "off") == 0) {
+            flags = CC_RC_FLAG_NO_RECORD;
             cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=off: hazards are looked for on the "
                                  "device but none is recorded or reported (a diagnostic aid)");
+        } else if (v != NULL && strcmp(v, "no-value") == 0) {
+            flags = CC_RC_FLAG_NO_VALUE;
+            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=no-value: hazards are recorded "
+                                 "without reading the bytes a write replaces (a diagnostic aid)");
         }
     }
-    return off;
+    return flags;
+}
+
+/* CUCHECK_RC_SPACES=shared|global: one space's shadow only (a diagnostic aid, said once). */
+static uint32_t rc_space_flags(void)
+{
+    static int known;
+    static uint32_t flags = CC_RC_FLAG_SHARED | CC_RC_FLAG_GLOBAL;
+    if (!known) {
+        const char *v = cc_knob_get(CC_KNOB_RC_SPACES);
+        known = 1;
+        if (v != NULL && (strcmp(v, "shared") == 0 || strcmp(v, "global") == 0)) {
+            flags = v[0] == 's' ? CC_RC_FLAG_SHARED : CC_RC_FLAG_GLOBAL;
+            cc_agent_report_note("racecheck: CUCHECK_RC_SPACES=%s: only %s memory is checked (a "
+                                 "diagnostic aid)", v, v);
+        }
+    }
+    return flags;
 }
 
 /* Bytes of the block's shared window to shadow: up to the end of the kernel's static shared
@@ -148,8 +171,7 @@ static int rc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
         __atomic_store_n(&rx->clear, 1, __ATOMIC_RELEASE);
     }
     hdr->magic = CC_RC_LAUNCH_MAGIC;
-    hdr->flags = CC_RC_FLAG_SHARED | CC_RC_FLAG_GLOBAL |
-                 (rc_no_record() ? CC_RC_FLAG_NO_RECORD : 0u);
+    hdr->flags = rc_space_flags() | rc_record_flags();
     hdr->nblocks = x->nblocks;
     hdr->region_words = words;
     hdr->region_bytes = region;

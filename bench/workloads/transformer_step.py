@@ -1,12 +1,12 @@
 """Benchmark workload: training steps of a small transformer language model in PyTorch with
-mixed precision (bf16 autocast) and AdamW: 4 encoder layers, d_model 512, 8 heads, sequence 256,
-batch 16, vocabulary 8192. Runs --warmup untimed steps, then --steps timed ones, and prints
-BENCH_TIME_MS, the milliseconds per timed step, and BENCH_THREAD_CPU_MS, the CPU time of the
-launching thread per timed step (what host-side overhead adds to). With BENCH_TORCH_PROFILER=1 the timed steps run
-under
-torch.profiler (CPU + CUDA activities), the profiler anchor of bench/workloads.json. With
-BENCH_MEMINFO=1 it also prints the device memory in use at the end (BENCH_DEVICE_USED_MIB) and
-the most the caching allocator reserved (BENCH_PROGRAM_MIB).
+mixed precision (bf16 autocast) and AdamW, the gradient norm clipped to 1.0 (--no-clip: not
+clipped): 4 encoder layers, d_model 512, 8 heads, sequence 256, batch 16, vocabulary 8192. Runs
+--warmup untimed steps, then --steps timed ones, and prints BENCH_TIME_MS, the milliseconds per
+timed step, and BENCH_THREAD_CPU_MS, the CPU time of the launching thread per timed step (what
+host-side overhead adds to). With BENCH_TORCH_PROFILER=1 the timed steps run under torch.profiler
+(CPU + CUDA activities), the profiler anchor of bench/workloads.json. With BENCH_MEMINFO=1 it
+also prints the device memory in use at the end (BENCH_DEVICE_USED_MIB) and the most the caching
+allocator reserved (BENCH_PROGRAM_MIB).
 Without torch or CUDA it prints BENCH_SKIPPED and exits 0.
 """
 import argparse
@@ -25,6 +25,8 @@ def main():
     ap.add_argument("--seq", type=int, default=256)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--vocab", type=int, default=8192)
+    ap.add_argument("--clip", action=argparse.BooleanOptionalAction, default=True,
+                    help="clip the gradient norm to 1.0 before the optimizer step (default on)")
     args = ap.parse_args()
     try:
         import torch
@@ -65,6 +67,8 @@ def main():
             logits = model(inputs, mask)
             loss = loss_fn(logits.reshape(-1, args.vocab).float(), targets.reshape(-1))
         loss.backward()
+        if args.clip:
+            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         return loss
 

@@ -1,7 +1,10 @@
-/* Actors of the happens-before engine and the ordering rules between them: streams (with the
- * legacy default stream's implicit barriers against blocking streams, per-thread default
- * streams), host threads, CUDA events, stream capture, executable graphs and their nodes.
- * Every rule is one CUDA guarantees; docs/streamcheck.md lists them with their sources. */
+/* Actors of the happens-before engine and the ordering rules between them: streams (named in
+ * hb_streams.c; the legacy default stream's implicit barriers against the blocking streams of
+ * its context, per-thread default streams), host threads, CUDA events (one name space for the
+ * process: a stream may wait for an event of another device), stream capture, executable graphs
+ * and their nodes. Every rule is one CUDA guarantees; docs/streamcheck.md lists them with their
+ * sources. Synchronizations are scoped to one context (device): they never order another
+ * device's work. */
 #include "core/hb_internal.h"
 
 #include <stdlib.h>
@@ -9,51 +12,6 @@
 #include "core/grow.h"
 
 uint32_t cc_hb_new_actor(cc_hb *hb) { return hb->nactors++; }
-
-void cc_hb_note_context(cc_hb *hb, uint64_t context, int32_t device)
-{
-    for (size_t i = 0; i < hb->nctxdev; i++)
-        if (hb->ctxdev[i].context == context) {
-            hb->ctxdev[i].device = device;
-            return;
-        }
-    hb_ctxdev *cd = CC_ARRAY_PUSH(hb->ctxdev, hb->nctxdev, hb->cap_ctxdev);
-    if (cd) *cd = (hb_ctxdev){context, device};
-}
-
-static int32_t device_of(const cc_hb *hb, uint64_t context)
-{
-    for (size_t i = 0; i < hb->nctxdev; i++)
-        if (hb->ctxdev[i].context == context) return hb->ctxdev[i].device;
-    return 0;
-}
-
-/* Streams are keyed by (context, handle); the per-thread default stream also by thread. The
- * legacy stream exists once per context. A stream never created explicitly is blocking, as
- * cudaStreamCreate makes it. */
-hb_stream *cc_hb_stream(cc_hb *hb, uint64_t context, uint64_t handle, uint32_t tid)
-{
-    int ptds = handle == CC_STREAM_PER_THREAD;
-    if (hb->cfg.merge_host_threads) tid = 0;
-    for (size_t i = 0; i < hb->nstreams; i++) {
-        hb_stream *s = &hb->streams[i];
-        if (s->handle != handle) continue;
-        if ((handle == CC_STREAM_LEGACY || ptds) && s->context != context) continue;
-        if (ptds && s->tid != tid) continue;
-        return s;
-    }
-    hb_stream *s = CC_ARRAY_PUSH(hb->streams, hb->nstreams, hb->cap_streams);
-    if (!s) return NULL;
-    memset(s, 0, sizeof *s);
-    s->context = context;
-    s->handle = handle;
-    s->tid = ptds ? tid : 0;
-    s->device = device_of(hb, context);
-    s->legacy = handle == CC_STREAM_LEGACY;
-    s->per_thread = ptds;
-    s->actor = cc_hb_new_actor(hb);
-    return s;
-}
 
 hb_thread *cc_hb_thread(cc_hb *hb, uint32_t tid)
 {
@@ -108,6 +66,8 @@ void cc_hb_prepare(cc_hb *hb, hb_stream *s, hb_thread *t)
             if (b != s && !b->legacy && !b->non_blocking && !b->capture && same_context(b, s))
                 if (cc_hb_vc_join(&s->vc, &b->vc)) hb->stats.out_of_memory = 1;
         }
+        const hb_ctxdev *cd = cc_hb_ctxdev_find(hb, s->context);
+        if (cd && cc_hb_vc_join(&s->vc, &cd->retired_blocking)) hb->stats.out_of_memory = 1;
     } else if (!s->non_blocking) {
         for (size_t i = 0; i < hb->nstreams; i++) {
             hb_stream *l = &hb->streams[i];
@@ -127,6 +87,8 @@ void cc_hb_host_waits_stream(cc_hb *hb, hb_thread *t, hb_stream *s)
         if (b != s && !b->non_blocking && !b->capture && same_context(b, s))
             if (cc_hb_vc_join(&t->vc, &b->vc)) hb->stats.out_of_memory = 1;
     }
+    const hb_ctxdev *cd = cc_hb_ctxdev_find(hb, s->context);
+    if (cd && cc_hb_vc_join(&t->vc, &cd->retired_blocking)) hb->stats.out_of_memory = 1;
 }
 
 void cc_hb_host_waits_device(cc_hb *hb, hb_thread *t, uint64_t context, int32_t device)
@@ -135,6 +97,11 @@ void cc_hb_host_waits_device(cc_hb *hb, hb_thread *t, uint64_t context, int32_t 
         hb_stream *s = &hb->streams[i];
         int match = context ? s->context == context : s->device == device;
         if (match && !s->capture && cc_hb_vc_join(&t->vc, &s->vc)) hb->stats.out_of_memory = 1;
+    }
+    for (size_t i = 0; i < hb->nctxdev; i++) { /* destroyed streams' work */
+        const hb_ctxdev *cd = &hb->ctxdev[i];
+        int match = context ? cd->context == context : cd->device == device;
+        if (match && cc_hb_vc_join(&t->vc, &cd->retired_all)) hb->stats.out_of_memory = 1;
     }
     /* graph nodes ran on the launching stream's behalf: their clocks are joined into it */
 }
@@ -179,7 +146,7 @@ hb_gnode *cc_hb_gnode(cc_hb *hb, hb_graph *g, uint64_t node)
 
 void cc_hb_free_actors(cc_hb *hb)
 {
-    for (size_t i = 0; i < hb->nstreams; i++) cc_hb_vc_free(&hb->streams[i].vc);
+    cc_hb_free_streams(hb);
     for (size_t i = 0; i < hb->nthreads; i++) cc_hb_vc_free(&hb->threads[i].vc);
     for (size_t i = 0; i < hb->nevents; i++) cc_hb_vc_free(&hb->events[i].vc);
     for (size_t i = 0; i < hb->ngraphs; i++) {
@@ -193,9 +160,7 @@ void cc_hb_free_actors(cc_hb *hb)
         cc_hb_vc_free(&g->seq);
         cc_hb_vc_free(&g->end);
     }
-    free(hb->streams);
     free(hb->threads);
     free(hb->events);
     free(hb->graphs);
-    free(hb->ctxdev);
 }

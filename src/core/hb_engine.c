@@ -95,7 +95,9 @@ static void on_launch(cc_hb *hb, const cc_event *ev)
     op->id = l->launch_id;
     op->callsite = l->callsite;
     op->name = strdup(l->name ? l->name : "");
-    op->device = l->device;
+    /* the device of the launch's context where a CONTEXT_CREATE said it, else the launch's */
+    const hb_ctxdev *cd = cc_hb_ctxdev_find(hb, l->context);
+    op->device = cd && cd->known ? cd->device : l->device;
     cc_hb_remember_launch(hb, op);
     cc_hb_op_unref(op);
 }
@@ -329,10 +331,14 @@ void cc_hb_event(cc_hb *hb, const cc_event *ev)
         cc_hb_note_context(hb, ev->u.context.context, ev->u.context.device);
         break;
     case CC_EV_STREAM_CREATE: {
-        hb_stream *s = cc_hb_stream(hb, ev->u.stream.context, ev->u.stream.stream, ev->h.tid);
+        hb_stream *s = cc_hb_stream_create(hb, ev->u.stream.context, ev->u.stream.stream,
+                                           ev->h.tid);
         if (s) s->non_blocking = (ev->u.stream.flags & CC_STREAM_FLAG_NON_BLOCKING) != 0;
         break;
     }
+    case CC_EV_STREAM_DESTROY:
+        cc_hb_stream_destroy(hb, ev->u.stream.context, ev->u.stream.stream, ev->h.tid);
+        break;
     case CC_EV_EVENT_CREATE: case CC_EV_EVENT_DESTROY:
         cc_hb_forget_event(hb, ev->u.event.event);
         break;

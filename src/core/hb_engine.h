@@ -78,6 +78,7 @@ typedef struct cc_hb_issue {
     uint64_t lo, hi;       /* the bytes both touch */
     const cc_hb_alloc_info *alloc; /* NULL outside known allocations */
     int python;            /* the program is a Python program (PyTorch advice applies) */
+    int multi_device;      /* the program used several devices: name each stream's device */
 } cc_hb_issue;
 
 /* --mode: which access sets are used. */

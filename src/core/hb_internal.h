@@ -1,5 +1,7 @@
 /* Internal state of the happens-before engine, shared by its files (not an interface):
- *  hb_actors.c  streams, host threads, events, graph executions and the ordering rules;
+ *  hb_streams.c what names a stream (context and handle), contexts and their devices, and
+ *               streams destroyed while their work may still run;
+ *  hb_actors.c  host threads, events, graph executions and the ordering rules;
  *  hb_ops.c     operations (reference-counted snapshots) and the recent-launch index;
  *  hb_shadow.c  allocations and the access records kept per byte range, conflict checks;
  *  hb_copy.c    what copies and memsets touch and how they order the host;
@@ -23,6 +25,7 @@ typedef struct hb_stream {
     uint32_t tid;           /* per-thread default streams: the owning thread */
     int32_t device;
     int non_blocking, legacy, per_thread;
+    int created;            /* a STREAM_CREATE named it (found by handle from any context) */
     uint64_t capture;       /* id of the capture it records into; 0 = executes */
     uint32_t actor;
     cc_hb_vc vc;
@@ -80,7 +83,13 @@ typedef struct hb_alloc {
     size_t nrecs, cap;
 } hb_alloc;
 
-typedef struct hb_ctxdev { uint64_t context; int32_t device; } hb_ctxdev;
+typedef struct hb_ctxdev {  /* a context (0: events that name none) and its device */
+    uint64_t context;
+    int32_t device;
+    int known;              /* a CONTEXT_CREATE gave its device */
+    cc_hb_vc retired_all;   /* work of its destroyed streams (device synchronizations) */
+    cc_hb_vc retired_blocking; /* ... of its destroyed blocking streams (legacy stream) */
+} hb_ctxdev;
 
 struct cc_hb {
     cc_hb_config cfg;
@@ -102,9 +111,27 @@ struct cc_hb {
     int python;
 };
 
-/* ---- hb_actors.c ---- */
+/* ---- hb_streams.c ---- */
 void cc_hb_note_context(cc_hb *hb, uint64_t context, int32_t device);
+/* The context's entry (made on first use; NULL when out of memory), or NULL if unknown. */
+hb_ctxdev *cc_hb_ctxdev(cc_hb *hb, uint64_t context);
+const hb_ctxdev *cc_hb_ctxdev_find(const cc_hb *hb, uint64_t context);
+/* The stream an event names, made on first use. Explicit streams are keyed by (context,
+ * handle); an event whose context has no stream of that handle finds one that a STREAM_CREATE
+ * made in another context, or one whose context is unknown (0), or any when the event names no
+ * context. The legacy stream is one per context, the per-thread stream one per context and
+ * thread. */
 hb_stream *cc_hb_stream(cc_hb *hb, uint64_t context, uint64_t handle, uint32_t tid);
+/* STREAM_CREATE: the stream of (context, handle) in that context only (a new one if none). */
+hb_stream *cc_hb_stream_create(cc_hb *hb, uint64_t context, uint64_t handle, uint32_t tid);
+/* STREAM_DESTROY: the handle no longer names the stream (it may come back for a new one); its
+ * work still counts for its context's synchronizations and legacy-stream barriers. */
+void cc_hb_stream_destroy(cc_hb *hb, uint64_t context, uint64_t handle, uint32_t tid);
+/* 1 if the program used more than one device (reports then name each stream's device). */
+int cc_hb_multi_device(const cc_hb *hb, const cc_hb_op *a, const cc_hb_op *b);
+void cc_hb_free_streams(cc_hb *hb);
+
+/* ---- hb_actors.c ---- */
 hb_thread *cc_hb_thread(cc_hb *hb, uint32_t tid);
 hb_event *cc_hb_find_event(cc_hb *hb, uint64_t id, int create);
 void cc_hb_forget_event(cc_hb *hb, uint64_t id);

@@ -101,7 +101,8 @@ static void issue(cc_hb *hb, uint32_t kind, const hb_alloc *a, cc_hb_side cur, c
     if (pair_seen(hb, cur.op, prev.op, a->known ? a->info.base : 0)) return;
     hb->stats.issues++;
     if (!hb->cfg.on_issue) return;
-    cc_hb_issue is = {kind, cur, prev, lo, hi, a->known ? &a->info : NULL, hb->python};
+    cc_hb_issue is = {kind, cur, prev, lo, hi, a->known ? &a->info : NULL, hb->python,
+                      cc_hb_multi_device(hb, cur.op, prev.op)};
     hb->cfg.on_issue(hb->cfg.ctx, &is);
 }
 

@@ -1,17 +1,23 @@
 /* Words for streamcheck reports: how an operation, a stream, an access and an allocation are
- * named ("kernel add(float*) (launch #3) on stream 0x10001", "the legacy default stream");
- * kernels demangled through the tool's cache. */
+ * named ("kernel add(float*) (launch #3) on stream 0x10001", "the legacy default stream"; in a
+ * program that used several devices "stream 0x5 (device 1)", "the legacy default stream of
+ * device 1"); kernels demangled through the tool's cache. */
 #include "tools/streamcheck/sc_report.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-void sc_stream_name(char *buf, size_t len, uint64_t stream, uint32_t tid)
+void sc_stream_name(char *buf, size_t len, uint64_t stream, uint32_t tid, int32_t device)
 {
-    if (stream == CC_STREAM_LEGACY) snprintf(buf, len, "the legacy default stream");
+    char dev[32] = "";
+    if (device >= 0) snprintf(dev, sizeof dev, "%" PRId32, device);
+    if (stream == CC_STREAM_LEGACY)
+        snprintf(buf, len, "the legacy default stream%s%s", *dev ? " of device " : "", dev);
     else if (stream == CC_STREAM_PER_THREAD)
-        snprintf(buf, len, "the per-thread default stream of thread %" PRIu32, tid);
+        snprintf(buf, len, "the per-thread default stream of thread %" PRIu32 "%s%s", tid,
+                 *dev ? " on device " : "", dev);
+    else if (*dev) snprintf(buf, len, "stream 0x%" PRIx64 " (device %s)", stream, dev);
     else snprintf(buf, len, "stream 0x%" PRIx64, stream);
 }
 
@@ -58,26 +64,27 @@ void sc_op_short(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *n
 }
 
 /* Where it ran: "on stream 0x10001", "as node 0x3 of graph 0x10004 launched on ...",
- * "on host thread 7". */
-void sc_op_where(char *buf, size_t len, const cc_hb_op *op)
+ * "on host thread 7"; with show_device the stream's device too ("on stream 0x5 (device 1)"). */
+void sc_op_where(char *buf, size_t len, const cc_hb_op *op, int show_device)
 {
     char sn[96];
     if (op->on_host) {
         snprintf(buf, len, "on host thread %" PRIu32, op->tid);
         return;
     }
-    sc_stream_name(sn, sizeof sn, op->stream, op->tid);
+    sc_stream_name(sn, sizeof sn, op->stream, op->tid, show_device ? op->device : -1);
     if (op->graph_exec && op->graph_node)
         snprintf(buf, len, "as node 0x%" PRIx64 " of graph 0x%" PRIx64 " launched on %s",
                  op->graph_node, op->graph_exec, sn);
     else snprintf(buf, len, "on %s", sn);
 }
 
-void sc_op_describe(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *names)
+void sc_op_describe(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *names,
+                    int show_device)
 {
     char name[512], where[256];
     sc_op_short(name, sizeof name, op, names);
-    sc_op_where(where, sizeof where, op);
+    sc_op_where(where, sizeof where, op, show_device);
     if (op->kind == CC_HB_OP_KERNEL)
         snprintf(buf, len, "kernel %s (launch #%" PRIu64 ") %s", name, op->id, where);
     else snprintf(buf, len, "%s %s", name, where);

@@ -16,11 +16,17 @@ static void stream_c(char *buf, size_t len, const cc_hb_op *op)
     else snprintf(buf, len, "stream 0x%" PRIx64, op->stream);
 }
 
-/* The stream in a sentence ("record an event on ..."): the default streams by name. */
-static void stream_prose(char *buf, size_t len, const cc_hb_op *op)
+/* The stream in a sentence ("record an event on ..."): the default streams by name; with
+ * show_device (several devices used) the stream's device too. */
+static void stream_prose(char *buf, size_t len, const cc_hb_op *op, int show_device)
 {
-    if (op->stream == CC_STREAM_LEGACY) snprintf(buf, len, "the default stream (0)");
-    else if (op->stream == CC_STREAM_PER_THREAD) snprintf(buf, len, "the per-thread default stream");
+    char dev[48] = "";
+    if (show_device) snprintf(dev, sizeof dev, " of device %" PRId32, op->device);
+    if (op->stream == CC_STREAM_LEGACY) snprintf(buf, len, "the default stream (0)%s", dev);
+    else if (op->stream == CC_STREAM_PER_THREAD)
+        snprintf(buf, len, "the per-thread default stream%s", dev);
+    else if (show_device)
+        snprintf(buf, len, "stream 0x%" PRIx64 " (device %" PRId32 ")", op->stream, op->device);
     else snprintf(buf, len, "stream 0x%" PRIx64, op->stream);
 }
 
@@ -29,17 +35,21 @@ static int same_graph(const cc_hb_op *a, const cc_hb_op *b)
     return a->graph_exec && a->graph_node && a->graph_exec == b->graph_exec && b->graph_node;
 }
 
-/* earlier/later: by issue order. */
+/* earlier/later: by issue order. Between streams of two devices the event is made on the
+ * earlier one's device (cudaEventRecord needs an event of the stream's device; a stream may
+ * wait for an event of any device). */
 static void order_fix(char *buf, size_t len, const cc_hb_op *e, const cc_hb_op *l, int python,
-                      cc_demangle_cache *names)
+                      int show_device, cc_demangle_cache *names)
 {
-    char en[256], ln[256], es[96], ls[96], ep[96], lp[96];
+    char en[256], ln[256], es[96], ls[96], ep[96], lp[96], evdev[64] = "";
     sc_op_short(en, sizeof en, e, names);
     sc_op_short(ln, sizeof ln, l, names);
     stream_c(es, sizeof es, e);
     stream_c(ls, sizeof ls, l);
-    stream_prose(ep, sizeof ep, e);
-    stream_prose(lp, sizeof lp, l);
+    stream_prose(ep, sizeof ep, e, show_device);
+    stream_prose(lp, sizeof lp, l, show_device);
+    if (show_device && e->device != l->device)
+        snprintf(evdev, sizeof evdev, " with ev created on device %" PRId32, e->device);
     if (same_graph(e, l)) {
         snprintf(buf, len,
                  "add a dependency from node 0x%" PRIx64 " to node 0x%" PRIx64
@@ -49,8 +59,8 @@ static void order_fix(char *buf, size_t len, const cc_hb_op *e, const cc_hb_op *
     } else if (!e->on_host && !l->on_host) {
         snprintf(buf, len,
                  "record an event on %s after %s and make %s wait for it before %s: "
-                 "cudaEventRecord(ev, %s); cudaStreamWaitEvent(%s, ev)%s",
-                 ep, en, lp, ln, es, ls,
+                 "cudaEventRecord(ev, %s)%s; cudaStreamWaitEvent(%s, ev)%s",
+                 ep, en, lp, ln, es, evdev, ls,
                  python ? "; PyTorch: ev = torch.cuda.Event(); ev.record(s_first); "
                           "s_second.wait_event(ev) (or s_second.wait_stream(s_first)), and "
                           "tensor.record_stream(s_second) if the tensor is freed while "
@@ -119,7 +129,7 @@ void sc_fix(char *buf, size_t len, const cc_hb_issue *is, cc_demangle_cache *nam
     default: {
         const cc_hb_op *e = cur->seq < prev->seq ? cur : prev;
         const cc_hb_op *l = e == cur ? prev : cur;
-        order_fix(buf, len, e, l, is->python, names);
+        order_fix(buf, len, e, l, is->python, is->multi_device, names);
         return;
     }
     }

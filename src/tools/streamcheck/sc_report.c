@@ -46,10 +46,11 @@ static const char *kind_name(uint32_t kind)
     }
 }
 
-static void side_text(char *buf, size_t len, const cc_hb_side *s, cc_demangle_cache *names)
+static void side_text(char *buf, size_t len, const cc_hb_side *s, cc_demangle_cache *names,
+                      int show_device)
 {
     char d[640];
-    sc_op_describe(d, sizeof d, s->op, names);
+    sc_op_describe(d, sizeof d, s->op, names, show_device);
     if (s->flags)
         snprintf(buf, len, "%s %s [0x%" PRIx64 ", 0x%" PRIx64 ")", d, sc_access_verb(s->flags),
                  s->lo, s->hi);
@@ -88,8 +89,8 @@ void sc_report_issue(cc_tool_host *host, const cc_hb_issue *is, cc_demangle_cach
 {
     char cur[1024], prev[1024], alloc[256], fix[1024], head[3200], msg[4400];
     char cur_short[256], prev_short[256], prev_msg[1100], alloc_msg[512];
-    side_text(cur, sizeof cur, &is->cur, names);
-    side_text(prev, sizeof prev, &is->prev, names);
+    side_text(cur, sizeof cur, &is->cur, names, is->multi_device);
+    side_text(prev, sizeof prev, &is->prev, names, is->multi_device);
     sc_alloc_describe(alloc, sizeof alloc, is->alloc);
     sc_fix(fix, sizeof fix, is, names);
     headline(head, sizeof head, is, cur, prev, alloc);
@@ -114,7 +115,8 @@ void sc_report_issue(cc_tool_host *host, const cc_hb_issue *is, cc_demangle_cach
         char sn[96] = "";
         if (is->alloc->mem_kind == CC_MEM_DEVICE_ASYNC) {
             char s[80];
-            sc_stream_name(s, sizeof s, is->alloc->stream, 0);
+            sc_stream_name(s, sizeof s, is->alloc->stream, 0,
+                           is->multi_device ? is->alloc->device : -1);
             snprintf(sn, sizeof sn, " on %s", s);
         }
         snprintf(alloc_msg, sizeof alloc_msg, "%s%s", alloc, sn);

@@ -10,12 +10,14 @@
 #include "core/hb_engine.h"
 #include "symbols/demangle.h"
 
-void sc_stream_name(char *buf, size_t len, uint64_t stream, uint32_t tid);
+/* device >= 0: the stream's device is named too (programs that used several devices). */
+void sc_stream_name(char *buf, size_t len, uint64_t stream, uint32_t tid, int32_t device);
 const char *sc_access_verb(uint32_t flags);
 uint32_t sc_access_kind(uint32_t flags); /* cc_access */
 void sc_op_short(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *names);
-void sc_op_where(char *buf, size_t len, const cc_hb_op *op);
-void sc_op_describe(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *names);
+void sc_op_where(char *buf, size_t len, const cc_hb_op *op, int show_device);
+void sc_op_describe(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *names,
+                    int show_device);
 void sc_alloc_describe(char *buf, size_t len, const cc_hb_alloc_info *a);
 
 /* The change that would order the two sides of the issue (event record/wait, a synchronize, a

@@ -28,6 +28,7 @@ enum { CC_CAPI_DIR_UNKNOWN, CC_CAPI_H2H, CC_CAPI_H2D, CC_CAPI_D2H, CC_CAPI_D2D }
 
 typedef struct cc_capi_copy {
     void *src_context, *dst_context, *stream;
+    void *api_context;   /* the calling thread's context when it differs (peer copies), or NULL */
     uint64_t src, dst, size, width, height, depth, src_pitch, dst_pitch;
     uint32_t direction, is_async;
 } cc_capi_copy;

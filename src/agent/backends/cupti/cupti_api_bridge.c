@@ -144,7 +144,7 @@ void cc_capi_on_copy(const cc_capi_copy *c)
     d.isAsync = c->is_async;
     d.direction = c->direction <= CC_CAPI_D2D ? dirs[c->direction]
                                               : SANITIZER_MEMCPY_DIRECTION_UNKNOWN;
-    d.apiContext = c->dst_context;
+    d.apiContext = c->api_context != NULL ? c->api_context : c->dst_context;
     d.apiStream = c->stream;
     cc_agent_on_memcpy(SANITIZER_CBID_MEMCPY_STARTING, &d);
 }

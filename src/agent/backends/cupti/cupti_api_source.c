@@ -322,6 +322,7 @@ static int cc_on_copy_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
         memset(&c, 0, sizeof c);
         c.src_context = a->srcContext;
         c.dst_context = a->dstContext;
+        c.api_context = cd->context;
         c.stream = cc_stream_of(NULL, cbid == CC_CB(cuMemcpyPeer_ptds));
         c.src = a->srcDevice;
         c.dst = a->dstDevice;
@@ -337,6 +338,7 @@ static int cc_on_copy_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
         memset(&c, 0, sizeof c);
         c.src_context = a->srcContext;
         c.dst_context = a->dstContext;
+        c.api_context = cd->context;
         c.stream = cc_stream_of(a->hStream, cbid == CC_CB(cuMemcpyPeerAsync_ptsz));
         c.src = a->srcDevice;
         c.dst = a->dstDevice;

@@ -42,7 +42,6 @@ void cc_agent_fill_launch(cc_event *ev, const Sanitizer_LaunchData *d)
 void cc_agent_fill_memcpy(cc_event *ev, const Sanitizer_MemcpyData *d)
 {
     cc_ev_memcpy *m = &ev->u.memcpy;
-    m->context = cc_agent_handle_id(d->dstContext != NULL ? d->dstContext : d->srcContext);
     m->direction = cc_copy_dir_of(d->direction);
     m->flags = d->isAsync ? CC_COPY_FLAG_ASYNC : 0;
     m->src = d->srcAddress;
@@ -53,12 +52,20 @@ void cc_agent_fill_memcpy(cc_event *ev, const Sanitizer_MemcpyData *d)
     m->depth = d->depth;
     m->src_pitch = d->srcPitch;
     m->dst_pitch = d->dstPitch;
-    /* Both ends run on one stream except for peer copies; the source side's is taken. */
+    /* Both ends run on one stream except for copies between two contexts (peer copies); the
+     * source side's is taken, with the context it belongs to (the engine keys streams by
+     * context and handle); with neither (the legacy stream) the context of the API call. */
+    CUcontext ctx = d->dstContext != NULL ? d->dstContext : d->srcContext;
     if (d->srcStream != NULL || d->hSrcStream != NULL) {
         m->stream = cc_agent_stream_id(d->srcStream, d->hSrcStream);
-    } else {
+        ctx = d->srcContext != NULL ? d->srcContext : ctx;
+    } else if (d->dstStream != NULL || d->hDstStream != NULL) {
         m->stream = cc_agent_stream_id(d->dstStream, d->hDstStream);
+    } else {
+        m->stream = CC_STREAM_LEGACY;
+        ctx = d->apiContext != NULL ? d->apiContext : ctx;
     }
+    m->context = cc_agent_handle_id(ctx);
     /* Memory kinds are left to the allocation map of the tools (CC_MEM_UNKNOWN here). */
 }
 

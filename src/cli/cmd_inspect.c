@@ -149,8 +149,8 @@ static int print_sass_kernel(const cc_kernel_info *k, void *user)
                 k->max_regs, k->barriers, k->param_bytes, k->params);
         fputs(", \"cluster_dims\": ", o);
         json_dims(o, k->cluster_dims);
-        fprintf(o, ", \"max_cluster_blocks\": %u, \"grid_sync\": %s, \"code_bytes\": %llu}",
-                k->max_cluster_rank, k->uses_grid_sync ? "true" : "false",
+        fprintf(o, ", \"max_cluster_blocks\": %u, \"warp_sync_ops\": %s, \"code_bytes\": %llu}",
+                k->max_cluster_rank, k->warp_sync_ops ? "true" : "false",
                 (unsigned long long)k->code_bytes);
     } else {
         fputs("      ", o);
@@ -180,8 +180,8 @@ static int print_sass_kernel(const cc_kernel_info *k, void *user)
                     k->cluster_dims[2]);
         if (k->max_cluster_rank)
             fprintf(o, ", max cluster blocks %u", k->max_cluster_rank);
-        if (k->uses_grid_sync)
-            fputs(", grid sync", o);
+        if (k->warp_sync_ops)
+            fputs(", warp-sync ops", o);
         fputc('\n', o);
     }
     kc->n++;

@@ -192,7 +192,7 @@ static void read_kernel_info(const cc_elf_section *s, cc_kernel_info *k)
         case CC_EIATTR_KPARAM_INFO: k->params++; break;
         case CC_EIATTR_EXPLICIT_CLUSTER: k->explicit_cluster = 1; break;
         case CC_EIATTR_MAX_CLUSTER_RANK: k->max_cluster_rank = cc_nvinfo_u32(&r, 0); break;
-        case CC_EIATTR_COOP_GROUP_INSTR_OFFSETS: k->uses_grid_sync = 1; break;
+        case CC_EIATTR_COOP_GROUP_INSTR_OFFSETS: k->warp_sync_ops = 1; break;
         case CC_EIATTR_CRS_STACK_SIZE: k->crs_stack_bytes = cc_nvinfo_u32(&r, 0); break;
         case CC_EIATTR_CUDA_API_VERSION: k->cuda_api_version = cc_nvinfo_u32(&r, 0); break;
         case CC_EIATTR_NUM_MBARRIERS:

@@ -47,7 +47,10 @@ typedef struct cc_kernel_info {
     uint32_t cluster_dims[3];  /* EIATTR_CTA_PER_CLUSTER (__cluster_dims__); 0 = none */
     int explicit_cluster;      /* EIATTR_EXPLICIT_CLUSTER */
     uint32_t max_cluster_rank; /* EIATTR_MAX_CLUSTER_RANK (__launch_bounds__ 3rd argument) */
-    int uses_grid_sync;        /* EIATTR_COOP_GROUP_INSTR_OFFSETS: needs a cooperative launch */
+    int warp_sync_ops;         /* EIATTR_COOP_GROUP_INSTR_OFFSETS: the kernel (or a function it
+                                  calls) holds warp-synchronous instructions: a shuffle, vote,
+                                  match, __syncwarp or cooperative-groups sync (nvcc 13 emits it
+                                  for a plain __shfl_sync too: it is not a grid-sync marker) */
     uint32_t cuda_api_version; /* EIATTR_CUDA_API_VERSION, e.g. 130 */
 } cc_kernel_info;
 

@@ -35,6 +35,7 @@ static const char *kernels_cu =
     "    p[threadIdx.x] = local[threadIdx.x % 64];\n"
     "}\n"
     "__global__ void __maxnreg__(40) capped(float *p) { p[threadIdx.x] *= 2.0f; }\n"
+    "__global__ void shuffled(int *p) { p[threadIdx.x] = __shfl_down_sync(0xffffffffu, p[threadIdx.x], 1); }\n"
     "__global__ void small_smem(float *p) {\n"
     "    __shared__ float s[10];\n"
     "    s[threadIdx.x % 10] = p[threadIdx.x]; __syncthreads(); p[threadIdx.x] = s[0];\n"
@@ -175,6 +176,10 @@ static void check_arch(const char *dir, const char *cu, const char *arch, unsign
     CHECK(lb && lb->static_smem == 4096 && lb->barriers == 1 && lb->param_bytes == 20);
     const cc_kernel_info *cap = find(&kc, "_Z6cappedPf");
     CHECK(cap && cap->max_regs == 40);
+    /* A plain shuffle marks warp-synchronous instructions; a kernel without any has none. */
+    const cc_kernel_info *sh = find(&kc, "_Z8shuffledPi");
+    CHECK(sh && sh->warp_sync_ops && sh->barriers == 0);
+    CHECK(cap && !cap->warp_sync_ops && cap->barriers == 0);
     const cc_kernel_info *st = find(&kc, "_Z12stack_kernelPdd");
     CHECK(st && st->local_bytes == 512);
     if (sm >= 90) {

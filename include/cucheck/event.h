@@ -259,6 +259,11 @@ typedef struct cc_ev_launch {
 
 #define CC_COPY_FLAG_ASYNC 0x1u
 #define CC_COPY_FLAG_GRAPH_NODE 0x2u
+#define CC_COPY_FLAG_PEER_SYNC 0x4u /* memcpy: made by the synchronous cudaMemcpyPeer,
+                                     * cudaMemcpy3DPeer, cuMemcpyPeer or cuMemcpy3DPeer, which
+                                     * CUDA serializes with all work of the current, source and
+                                     * destination devices; the event's context is the current
+                                     * device's (the legacy stream's) */
 
 typedef struct cc_ev_memcpy {
     uint64_t context;

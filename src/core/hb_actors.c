@@ -4,7 +4,9 @@
  * process: a stream may wait for an event of another device), stream capture, executable graphs
  * and their nodes. Every rule is one CUDA guarantees; docs/streamcheck.md lists them with their
  * sources. Synchronizations are scoped to one context (device): they never order another
- * device's work. */
+ * device's work. A copy between devices in the NULL stream is the exception: it is ordered
+ * after all earlier work of the devices it involves, and leaves a barrier that every stream of
+ * those devices waits for (device barriers, the legacy stream's barrier over every stream). */
 #include "core/hb_internal.h"
 
 #include <stdlib.h>
@@ -49,60 +51,129 @@ void cc_hb_forget_event(cc_hb *hb, uint64_t id)
         }
 }
 
-static int same_context(const hb_stream *a, const hb_stream *b)
+static void oom_if(cc_hb *hb, int rc)
 {
-    return a->context == b->context;
+    if (rc) hb->stats.out_of_memory = 1;
 }
 
-/* Legacy stream: an operation on it waits for all earlier work of the blocking streams of its
- * context (per-thread default streams included). Blocking stream: an operation on it waits for
- * earlier work of the legacy stream. Non-blocking streams: neither. Every operation is also
- * after what the issuing thread knew when it issued it. */
+/* The streams an implicit synchronization covers: those of one context, or of every context of
+ * one device; all of them, or only the blocking ones (the legacy stream's barrier). */
+typedef struct hb_scope {
+    uint64_t context;
+    int32_t device;
+    int by_device;
+    int blocking_only;
+} hb_scope;
+
+static int in_scope(const hb_scope *sc, uint64_t context, int32_t device)
+{
+    return sc->by_device ? device == sc->device : context == sc->context;
+}
+
+static int stream_in_scope(const hb_scope *sc, const hb_stream *b)
+{
+    if (b->capture || (sc->blocking_only && b->non_blocking)) return 0;
+    return in_scope(sc, b->context, b->device);
+}
+
+/* Join into vc the work issued so far on every stream in scope (not capturing), the work of
+ * its destroyed streams included. */
+static void join_scope(cc_hb *hb, cc_hb_vc *vc, const hb_scope *sc)
+{
+    for (size_t i = 0; i < hb->nstreams; i++) {
+        const hb_stream *b = &hb->streams[i];
+        if (&b->vc != vc && stream_in_scope(sc, b)) oom_if(hb, cc_hb_vc_join(vc, &b->vc));
+    }
+    for (size_t i = 0; i < hb->nctxdev; i++) {
+        const hb_ctxdev *cd = &hb->ctxdev[i];
+        if (in_scope(sc, cd->context, cd->device))
+            oom_if(hb, cc_hb_vc_join(vc, sc->blocking_only ? &cd->retired_blocking
+                                                           : &cd->retired_all));
+    }
+}
+
+/* The legacy stream's barrier: the blocking streams of its context (per-thread default streams
+ * included). */
+static hb_scope legacy_scope(const hb_stream *s)
+{
+    return (hb_scope){s->context, s->device, 0, 1};
+}
+
+/* A device barrier: every stream of every context of the device. */
+static hb_scope device_scope(int32_t device)
+{
+    return (hb_scope){0, device, 1, 0};
+}
+
+static hb_devbar *devbar(cc_hb *hb, int32_t device)
+{
+    for (size_t i = 0; i < hb->ndevbars; i++)
+        if (hb->devbars[i].device == device) return &hb->devbars[i];
+    hb_devbar *b = CC_ARRAY_PUSH(hb->devbars, hb->ndevbars, hb->cap_devbars);
+    if (!b) {
+        hb->stats.out_of_memory = 1;
+        return NULL;
+    }
+    memset(b, 0, sizeof *b);
+    b->device = device;
+    return b;
+}
+
+/* Later work of every stream in a barrier's scope waits for the barrier. The legacy stream is
+ * one: an operation on it waits for all earlier work of its scope (the blocking streams of its
+ * context), and an operation on a stream of its scope waits for its earlier work; non-blocking
+ * streams do neither. Device barriers (copies between devices in the NULL stream) hold every
+ * stream of their device. Every operation is also after what the issuing thread knew when it
+ * issued it. */
 void cc_hb_prepare(cc_hb *hb, hb_stream *s, hb_thread *t)
 {
     if (s->legacy) {
+        hb_scope sc = legacy_scope(s);
+        join_scope(hb, &s->vc, &sc);
+    } else {
         for (size_t i = 0; i < hb->nstreams; i++) {
-            hb_stream *b = &hb->streams[i];
-            if (b != s && !b->legacy && !b->non_blocking && !b->capture && same_context(b, s))
-                if (cc_hb_vc_join(&s->vc, &b->vc)) hb->stats.out_of_memory = 1;
-        }
-        const hb_ctxdev *cd = cc_hb_ctxdev_find(hb, s->context);
-        if (cd && cc_hb_vc_join(&s->vc, &cd->retired_blocking)) hb->stats.out_of_memory = 1;
-    } else if (!s->non_blocking) {
-        for (size_t i = 0; i < hb->nstreams; i++) {
-            hb_stream *l = &hb->streams[i];
-            if (l->legacy && same_context(l, s) && cc_hb_vc_join(&s->vc, &l->vc))
-                hb->stats.out_of_memory = 1;
+            const hb_stream *l = &hb->streams[i];
+            if (!l->legacy) continue;
+            hb_scope sc = legacy_scope(l);
+            if (stream_in_scope(&sc, s)) oom_if(hb, cc_hb_vc_join(&s->vc, &l->vc));
         }
     }
-    if (t && cc_hb_vc_join(&s->vc, &t->vc)) hb->stats.out_of_memory = 1;
+    for (size_t i = 0; i < hb->ndevbars; i++) {
+        const hb_devbar *b = &hb->devbars[i];
+        hb_scope sc = device_scope(b->device);
+        if (stream_in_scope(&sc, s)) oom_if(hb, cc_hb_vc_join(&s->vc, &b->vc));
+    }
+    if (t) oom_if(hb, cc_hb_vc_join(&s->vc, &t->vc));
+}
+
+void cc_hb_devices_before(cc_hb *hb, hb_stream *s, const int32_t *devices, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        hb_scope sc = device_scope(devices[i]);
+        join_scope(hb, &s->vc, &sc);
+    }
+}
+
+void cc_hb_devices_after(cc_hb *hb, const cc_hb_op *op, const int32_t *devices, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        hb_devbar *b = devbar(hb, devices[i]);
+        if (b) oom_if(hb, cc_hb_vc_join(&b->vc, &op->vc));
+    }
 }
 
 void cc_hb_host_waits_stream(cc_hb *hb, hb_thread *t, hb_stream *s)
 {
-    if (cc_hb_vc_join(&t->vc, &s->vc)) hb->stats.out_of_memory = 1;
+    oom_if(hb, cc_hb_vc_join(&t->vc, &s->vc));
     if (!s->legacy) return;
-    for (size_t i = 0; i < hb->nstreams; i++) {
-        hb_stream *b = &hb->streams[i];
-        if (b != s && !b->non_blocking && !b->capture && same_context(b, s))
-            if (cc_hb_vc_join(&t->vc, &b->vc)) hb->stats.out_of_memory = 1;
-    }
-    const hb_ctxdev *cd = cc_hb_ctxdev_find(hb, s->context);
-    if (cd && cc_hb_vc_join(&t->vc, &cd->retired_blocking)) hb->stats.out_of_memory = 1;
+    hb_scope sc = legacy_scope(s);
+    join_scope(hb, &t->vc, &sc);
 }
 
 void cc_hb_host_waits_device(cc_hb *hb, hb_thread *t, uint64_t context, int32_t device)
 {
-    for (size_t i = 0; i < hb->nstreams; i++) {
-        hb_stream *s = &hb->streams[i];
-        int match = context ? s->context == context : s->device == device;
-        if (match && !s->capture && cc_hb_vc_join(&t->vc, &s->vc)) hb->stats.out_of_memory = 1;
-    }
-    for (size_t i = 0; i < hb->nctxdev; i++) { /* destroyed streams' work */
-        const hb_ctxdev *cd = &hb->ctxdev[i];
-        int match = context ? cd->context == context : cd->device == device;
-        if (match && cc_hb_vc_join(&t->vc, &cd->retired_all)) hb->stats.out_of_memory = 1;
-    }
+    hb_scope sc = {context, device, context == 0, 0};
+    join_scope(hb, &t->vc, &sc);
     /* graph nodes ran on the launching stream's behalf: their clocks are joined into it */
 }
 
@@ -160,7 +231,9 @@ void cc_hb_free_actors(cc_hb *hb)
         cc_hb_vc_free(&g->seq);
         cc_hb_vc_free(&g->end);
     }
+    for (size_t i = 0; i < hb->ndevbars; i++) cc_hb_vc_free(&hb->devbars[i].vc);
     free(hb->threads);
     free(hb->events);
     free(hb->graphs);
+    free(hb->devbars);
 }

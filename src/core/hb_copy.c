@@ -6,6 +6,10 @@
  *  - cudaMemcpy pageable H2D: the stream is synchronized before the copy, and the call returns
  *    once the source is staged (the host side reads the source); the DMA may still be running;
  *  - cudaMemcpy D2D / peer: no host synchronization;
+ *  - the synchronous cudaMemcpyPeer (CC_COPY_FLAG_PEER_SYNC), and a synchronous cudaMemcpy on
+ *    the legacy stream between two devices' memory: serialized with all work of the devices
+ *    involved (current, source, destination; for cudaMemcpy source and destination): after
+ *    their streams' earlier work, before their later work (hb_actors.c, device barriers);
  *  - cudaMemcpyAsync D2H to pageable, H2H: the host waits for the copy; others: none;
  *  - cudaMemset to pinned host or managed memory: the host waits; other memsets: none.
  * Transfers that merely "might be synchronous" add no ordering. */
@@ -62,6 +66,60 @@ static host_order memcpy_host_order(const cc_hb *hb, int async, side_class src, 
     return HOST_NONE;                                              /* D2D, peer */
 }
 
+/* The device of known device memory at address (not managed, host or unknown memory), or -1. */
+static int32_t memory_device(const cc_hb *hb, uint64_t address)
+{
+    const hb_alloc *a = cc_hb_alloc_find(hb, address);
+    if (!a) return -1;
+    switch (a->info.mem_kind) {
+    case CC_MEM_DEVICE: case CC_MEM_DEVICE_ASYNC: case CC_MEM_VIRTUAL_MAP: return a->info.device;
+    default: return -1;
+    }
+}
+
+static void add_device(int32_t *devices, size_t *n, int32_t device)
+{
+    if (device < 0) return;
+    for (size_t i = 0; i < *n; i++)
+        if (devices[i] == device) return;
+    devices[(*n)++] = device;
+}
+
+/* The devices a copy between devices in the NULL stream is serialized with (none: 0): the
+ * synchronous cudaMemcpyPeer with all work of the current (its stream's), source and destination
+ * devices; a synchronous copy on the legacy stream between two devices' memory (cudaMemcpy
+ * through unified addressing) with all work of both. */
+static size_t serialized_devices(const cc_hb *hb, const cc_ev_memcpy *m, const hb_stream *s,
+                                 int32_t devices[3])
+{
+    int32_t src = memory_device(hb, m->src), dst = memory_device(hb, m->dst);
+    size_t n = 0;
+    if (m->flags & CC_COPY_FLAG_PEER_SYNC)
+        add_device(devices, &n, s->device);
+    else if ((m->flags & CC_COPY_FLAG_ASYNC) || !s->legacy || src < 0 || dst < 0 || src == dst)
+        return 0;
+    add_device(devices, &n, src);
+    add_device(devices, &n, dst);
+    return n;
+}
+
+/* The copy's operation on its stream: after the stream's implicit orderings and, for a copy
+ * between devices in the NULL stream, after those devices' earlier work and before their later
+ * work. */
+static cc_hb_op *stream_copy_op(cc_hb *hb, const cc_ev_memcpy *m, hb_stream *s, hb_thread *t,
+                                host_order order)
+{
+    cc_hb_prepare(hb, s, t);
+    /* pageable H2D: the stream is synchronized before the copy starts (not after it) */
+    if (order == HOST_STAGED) cc_hb_host_waits_stream(hb, t, s);
+    int32_t devices[3];
+    size_t n = serialized_devices(hb, m, s, devices);
+    cc_hb_devices_before(hb, s, devices, n);
+    cc_hb_op *op = cc_hb_op_on_stream(hb, s, CC_HB_OP_MEMCPY, t->tid);
+    if (op) cc_hb_devices_after(hb, op, devices, n);
+    return op;
+}
+
 static uint32_t resolved_dir(side_class src, side_class dst)
 {
     int sh = src != SIDE_DEVICE, dh = dst != SIDE_DEVICE;
@@ -93,10 +151,7 @@ void cc_hb_memcpy(cc_hb *hb, const cc_event *ev)
             hb->stats.captured_ops++;
             return;
         }
-        cc_hb_prepare(hb, s, t);
-        /* pageable H2D: the stream is synchronized before the copy starts (not after it) */
-        if (order == HOST_STAGED) cc_hb_host_waits_stream(hb, t, s);
-        op = cc_hb_op_on_stream(hb, s, CC_HB_OP_MEMCPY, t->tid);
+        op = stream_copy_op(hb, m, s, t, order);
     }
     if (!op) return;
     op->callsite = m->callsite;

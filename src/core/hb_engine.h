@@ -1,8 +1,9 @@
 /* The happens-before engine: decides, from a stream of cucheck events, which GPU and host
  * operations are ordered by what CUDA guarantees (stream order, events, synchronizations, the
- * legacy default stream's implicit barriers, synchronous copies and memsets, cudaFree, host
- * functions, graphs, stream capture, stream-ordered allocation), tracks which byte ranges every
- * operation read and wrote, and reports pairs of conflicting accesses that are not ordered.
+ * legacy default stream's implicit barriers, synchronous copies and memsets, copies between
+ * devices in the NULL stream, cudaFree, host functions, graphs, stream capture, stream-ordered
+ * allocation), tracks which byte ranges every operation read and wrote, and reports pairs of
+ * conflicting accesses that are not ordered.
  * CPU-only; the orderings it models are listed with their sources in docs/streamcheck.md.
  *
  *   cc_hb *hb = cc_hb_new(&cfg); for each event: cc_hb_event(hb, &ev); cc_hb_free(hb);

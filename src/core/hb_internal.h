@@ -91,6 +91,11 @@ typedef struct hb_ctxdev {  /* a context (0: events that name none) and its devi
     cc_hb_vc retired_blocking; /* ... of its destroyed blocking streams (legacy stream) */
 } hb_ctxdev;
 
+typedef struct hb_devbar {  /* the barrier a copy between devices in the NULL stream left */
+    int32_t device;
+    cc_hb_vc vc;            /* later work of every stream of the device is ordered after it */
+} hb_devbar;
+
 struct cc_hb {
     cc_hb_config cfg;
     cc_hb_stats stats;
@@ -101,6 +106,7 @@ struct cc_hb {
     hb_event *events; size_t nevents, cap_events;
     hb_graph *graphs; size_t ngraphs, cap_graphs;
     hb_ctxdev *ctxdev; size_t nctxdev, cap_ctxdev;
+    hb_devbar *devbars; size_t ndevbars, cap_devbars;
     hb_alloc *allocs; size_t nallocs, cap_allocs; /* sorted by base, no overlaps */
     hb_alloc wild;
     cc_hb_op *launch_ring[HB_LAUNCH_RING];
@@ -135,8 +141,14 @@ void cc_hb_free_streams(cc_hb *hb);
 hb_thread *cc_hb_thread(cc_hb *hb, uint32_t tid);
 hb_event *cc_hb_find_event(cc_hb *hb, uint64_t id, int create);
 void cc_hb_forget_event(cc_hb *hb, uint64_t id);
-/* The implicit orderings a new operation on s gets (legacy barrier, issuing thread). */
+/* The implicit orderings a new operation on s gets (legacy and device barriers, issuing
+ * thread). */
 void cc_hb_prepare(cc_hb *hb, hb_stream *s, hb_thread *t);
+/* A copy between devices in the NULL stream (cudaMemcpyPeer), in two steps around making its
+ * operation on s: s takes all earlier work of every stream of the devices, then the devices'
+ * later work is held behind op (a barrier like the legacy stream's, over every stream). */
+void cc_hb_devices_before(cc_hb *hb, hb_stream *s, const int32_t *devices, size_t n);
+void cc_hb_devices_after(cc_hb *hb, const cc_hb_op *op, const int32_t *devices, size_t n);
 /* Host thread t learns that everything ordered before s's latest work is done (stream
  * synchronize, successful query); for the legacy stream also the blocking streams' work. */
 void cc_hb_host_waits_stream(cc_hb *hb, hb_thread *t, hb_stream *s);

@@ -81,8 +81,10 @@ static size_t sample_events(cc_event *out)
                 .graph_exec = 13, .graph_node = 14, .grid_id = 0xfedc000000000017ull };
             break;
         case CC_EV_MEMCPY:
-            e->u.memcpy = (cc_ev_memcpy){ big, CC_COPY_D2H, CC_COPY_FLAG_ASYNC, CC_MEM_DEVICE,
-                                          CC_MEM_HOST_PINNED, 0x7f0000300000ull,
+            /* every flag bit travels, the synchronous peer copy's (0x4) too */
+            e->u.memcpy = (cc_ev_memcpy){ big, CC_COPY_D2H,
+                                          CC_COPY_FLAG_ASYNC | CC_COPY_FLAG_PEER_SYNC,
+                                          CC_MEM_DEVICE, CC_MEM_HOST_PINNED, 0x7f0000300000ull,
                                           0x5555deadbeefull, 4096, 64, 32, 2, 128, 256,
                                           CC_STREAM_PER_THREAD, 15, 16, 17 };
             break;

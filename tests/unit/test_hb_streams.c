@@ -1,7 +1,9 @@
 /* Unit tests of how the happens-before engine names streams in a program with several devices
  * (src/core/hb_streams.c): one handle in two contexts, an event that names another context than
  * its stream's, events without a context, destroyed streams whose handle comes back,
- * synchronizations scoped to one device, the device of a launch and the issue's multi_device. */
+ * synchronizations scoped to one device, the device of a launch and the issue's multi_device;
+ * and copies between devices in the NULL stream (the synchronous cudaMemcpyPeer, cudaMemcpy
+ * between two devices' memory), serialized with all work of the devices they involve. */
 #include <stdint.h>
 #include <string.h>
 
@@ -232,6 +234,117 @@ static void test_cross_device_event(void)
     cc_hb_free(hb);
 }
 
+#define C2 0xc2u /* context of device 2 */
+#define SRC 0x20000u /* on device 0 */
+#define DST 0x30000u /* on device 1 */
+
+static void alloc_on(cc_hb *hb, uint64_t ctx, int32_t device, uint64_t address)
+{
+    cc_event e = ev_of(CC_EV_ALLOC);
+    e.u.alloc = (cc_ev_alloc){.context = ctx, .device = device, .mem_kind = CC_MEM_DEVICE,
+                              .address = address, .size = 256};
+    cc_hb_event(hb, &e);
+}
+
+/* A launch on (ctx, handle) whose access is [address, +256). */
+static void launch_at(cc_hb *hb, uint64_t ctx, uint64_t handle, uint64_t id, uint64_t address,
+                      uint32_t flags)
+{
+    cc_event e = ev_of(CC_EV_LAUNCH);
+    e.u.launch.context = ctx;
+    e.u.launch.stream = handle;
+    e.u.launch.launch_id = id;
+    e.u.launch.name = "k";
+    cc_hb_event(hb, &e);
+    e = ev_of(CC_EV_ACCESS);
+    e.u.access = (cc_ev_access){id, address, 256, flags, CC_ACCESS_SRC_UNKNOWN};
+    cc_hb_event(hb, &e);
+}
+
+/* SRC (device 0) to DST (device 1) on the legacy stream of ctx (the current device). */
+static void copy_src_dst(cc_hb *hb, uint64_t ctx, uint32_t flags)
+{
+    cc_event e = ev_of(CC_EV_MEMCPY);
+    e.u.memcpy = (cc_ev_memcpy){.context = ctx, .direction = CC_COPY_D2D, .flags = flags,
+                                .src = SRC, .dst = DST, .size = 256,
+                                .stream = CC_STREAM_LEGACY};
+    cc_hb_event(hb, &e);
+}
+
+/* Three devices, each with a non-blocking stream (0x100, 0x200, 0x300), SRC and DST. */
+static cc_hb *three_devices(seen *s)
+{
+    cc_hb *hb = engine(s);
+    const uint64_t ctx[3] = {C0, C1, C2};
+    for (int32_t d = 0; d < 3; d++) {
+        context(hb, ctx[d], d);
+        stream(hb, CC_EV_STREAM_CREATE, ctx[d], 0x100u * (uint64_t)(d + 1),
+               CC_STREAM_FLAG_NON_BLOCKING);
+    }
+    alloc_on(hb, C0, 0, SRC);
+    alloc_on(hb, C1, 1, DST);
+    return hb;
+}
+
+#define PEER CC_COPY_FLAG_PEER_SYNC
+#define ASYNC CC_COPY_FLAG_ASYNC
+
+/* Device 0 writes SRC on a non-blocking stream, the copy (from current context cur) takes it
+ * to DST, device 1 reads DST and device 0 rewrites SRC on their non-blocking streams, with no
+ * event: ordered for the synchronous peer copy and for cudaMemcpy between the two devices, not
+ * for an asynchronous copy. */
+static void test_peer_copy_serialized(void)
+{
+    static const struct { uint64_t cur; uint32_t flags; int races; } cases[] = {
+        {C1, PEER, 0}, {C0, PEER, 0}, {C2, PEER, 0}, /* any current device */
+        {C1, 0, 0},                                   /* cudaMemcpy through unified addressing */
+        {C1, ASYNC, 3},                               /* cudaMemcpyPeerAsync on the legacy stream */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        seen s;
+        cc_hb *hb = three_devices(&s);
+        launch_at(hb, C0, 0x100, 1, SRC, W);
+        copy_src_dst(hb, cases[i].cur, cases[i].flags);
+        launch_at(hb, C1, 0x200, 2, DST, R);
+        launch_at(hb, C0, 0x100, 3, SRC, W);
+        CHECK_EQ_U64(s.races, cases[i].races);
+        cc_hb_free(hb);
+    }
+}
+
+/* The current device counts for cudaMemcpyPeer only; a third device not named by the copy is
+ * not ordered (before or after it); streams created after the copy wait for it; the host does
+ * not (the copy is asynchronous with respect to the host). */
+static void test_peer_copy_scope(void)
+{
+    for (int flags = 0; flags < 2; flags++) { /* device 2, current, wrote SRC before the copy */
+        seen s;
+        cc_hb *hb = three_devices(&s);
+        launch_at(hb, C2, 0x300, 1, SRC, W);
+        copy_src_dst(hb, C2, flags ? PEER : 0);
+        CHECK_EQ_U64(s.races, flags ? 0 : 1);
+        cc_hb_free(hb);
+    }
+    seen s;
+    cc_hb *hb = three_devices(&s);
+    copy_src_dst(hb, C1, PEER);
+    launch_at(hb, C2, 0x300, 1, DST, R); /* device 2 is not serialized with the copy */
+    CHECK_EQ_U64(s.races, 1);
+    stream(hb, CC_EV_STREAM_CREATE, C1, 0x201, CC_STREAM_FLAG_NON_BLOCKING);
+    launch_at(hb, C1, 0x201, 2, DST, W); /* a new stream of device 1: after the copy */
+    CHECK_EQ_U64(s.races, 2);            /* (only against device 2's read) */
+    CHECK_EQ_U64(s.prev_device, 2);
+    cc_hb_free(hb);
+
+    hb = three_devices(&s);
+    copy_src_dst(hb, C1, PEER);
+    cc_event e = ev_of(CC_EV_ACCESS);
+    e.u.access = (cc_ev_access){0, DST, 256, R, CC_ACCESS_SRC_UNKNOWN};
+    cc_hb_event(hb, &e);
+    CHECK_EQ_U64(s.races, 1);
+    cc_hb_free(hb);
+}
+
 int main(void)
 {
     test_same_handle();
@@ -239,5 +352,7 @@ int main(void)
     test_destroy();
     test_late_context();
     test_cross_device_event();
+    test_peer_copy_serialized();
+    test_peer_copy_scope();
     TEST_MAIN_END();
 }

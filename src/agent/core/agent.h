@@ -147,6 +147,9 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
 
 /* translate_api.c: flags of the stream the calling thread is creating (0 if none known). */
 uint32_t cc_agent_creating_stream_flags(void);
+/* translate_api.c: 1 while the calling thread is inside a synchronous peer copy call
+ * (cudaMemcpyPeer, cudaMemcpy3DPeer, cuMemcpyPeer, cuMemcpy3DPeer). */
+int cc_agent_in_peer_copy(void);
 
 /* Shared helpers of the translators (translate_work.c). */
 void cc_agent_fill_memcpy(cc_event *ev, const Sanitizer_MemcpyData *d);

@@ -141,7 +141,8 @@ static void cc_enable_api(Sanitizer_CallbackDomain domain, const Sanitizer_Callb
  * "complete" answer orders work), stream creation (its flags), capture begin and end (launches
  * into a capturing stream), and the calls where an asynchronous error usually surfaces first
  * (synchronizations, copies, memsets, frees): a sticky error must reach the tool before it takes
- * a failed synchronize for a finished one. The runtime's calls are watched as well as the
+ * a failed synchronize for a finished one. The synchronous peer copies are watched so that their
+ * copy is flagged (CUDA serializes it with the work of three devices). The runtime's calls are watched as well as the
  * driver's, so that a driver call the runtime makes on its own behalf is told apart. */
 static const Sanitizer_CallbackId cc_work_runtime_calls[] = {
     SANITIZER_CBID_RUNTIME_API_cudaDeviceSynchronize,
@@ -154,6 +155,9 @@ static const Sanitizer_CallbackId cc_work_runtime_calls[] = {
     SANITIZER_CBID_RUNTIME_API_cudaMemcpyAsync_ptsz,
     SANITIZER_CBID_RUNTIME_API_cudaMemcpy2D,
     SANITIZER_CBID_RUNTIME_API_cudaMemcpy2DAsync,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpyPeer,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpy3DPeer,
+    SANITIZER_CBID_RUNTIME_API_cudaMemcpy3DPeer_ptds,
     SANITIZER_CBID_RUNTIME_API_cudaMemset,
     SANITIZER_CBID_RUNTIME_API_cudaMemset_ptds,
     SANITIZER_CBID_RUNTIME_API_cudaMemsetAsync,
@@ -192,6 +196,10 @@ static const Sanitizer_CallbackId cc_work_driver_calls[] = {
     SANITIZER_CBID_DRIVER_API_cuMemcpyDtoD_v2,
     SANITIZER_CBID_DRIVER_API_cuMemcpyHtoDAsync_v2,
     SANITIZER_CBID_DRIVER_API_cuMemcpyDtoHAsync_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyPeer,
+    SANITIZER_CBID_DRIVER_API_cuMemcpyPeer_ptds,
+    SANITIZER_CBID_DRIVER_API_cuMemcpy3DPeer,
+    SANITIZER_CBID_DRIVER_API_cuMemcpy3DPeer_ptds,
     SANITIZER_CBID_DRIVER_API_cuMemsetD8_v2,
     SANITIZER_CBID_DRIVER_API_cuMemsetD32_v2,
     SANITIZER_CBID_DRIVER_API_cuMemsetD8Async,

@@ -1,7 +1,8 @@
 /* RUNTIME_API / DRIVER_API callbacks: a call that returns an error becomes CC_EV_API_ERROR with
  * the function name, the numeric code and the host stack; stream and event queries that answer
  * "complete" become STREAM_QUERY / EVENT_QUERY; stream creation flags are noted for the RESOURCE
- * callback that reports the new stream. "Not ready" answers of query calls are not errors.
+ * callback that reports the new stream, and entries into synchronous peer copies for the MEMCPY
+ * callback that reports their copy. "Not ready" answers of query calls are not errors.
  * Driver calls made by the runtime itself (inside a runtime call on the same thread) are not
  * reported: the runtime call's own result is. Error names and texts come from cucheck's own table
  * (core/cuda_errors.h), since CUDA may not be called inside callbacks; codes missing from the
@@ -28,6 +29,43 @@ typedef struct cc_stream_create_params {
 uint32_t cc_agent_creating_stream_flags(void)
 {
     return (cc_creating_stream_flags & 0x80000000u) ? (cc_creating_stream_flags & 0x7fffffffu) : 0;
+}
+
+/* Synchronous peer copies (runtime calls and the driver calls they make) this thread is inside:
+ * the copy their MEMCPY callback reports is flagged CC_COPY_FLAG_PEER_SYNC. */
+static _Thread_local int cc_peer_copy_depth;
+
+int cc_agent_in_peer_copy(void)
+{
+    return cc_peer_copy_depth > 0;
+}
+
+/* The synchronous peer copies (CUPTI numbers driver calls as the Sanitizer does, so the CUPTI
+ * backend's driver callbacks are recognized here too). */
+static int cc_is_peer_copy(int runtime, Sanitizer_CallbackId cbid)
+{
+    if (runtime) {
+        return cbid == SANITIZER_CBID_RUNTIME_API_cudaMemcpyPeer ||
+               cbid == SANITIZER_CBID_RUNTIME_API_cudaMemcpy3DPeer ||
+               cbid == SANITIZER_CBID_RUNTIME_API_cudaMemcpy3DPeer_ptds;
+    }
+    return cbid == SANITIZER_CBID_DRIVER_API_cuMemcpyPeer ||
+           cbid == SANITIZER_CBID_DRIVER_API_cuMemcpyPeer_ptds ||
+           cbid == SANITIZER_CBID_DRIVER_API_cuMemcpy3DPeer ||
+           cbid == SANITIZER_CBID_DRIVER_API_cuMemcpy3DPeer_ptds;
+}
+
+/* Count this thread's entries into (exits from) a synchronous peer copy. */
+static void cc_note_peer_copy(int runtime, Sanitizer_CallbackId cbid, int enter)
+{
+    if (!cc_is_peer_copy(runtime, cbid)) {
+        return;
+    }
+    if (enter) {
+        cc_peer_copy_depth++;
+    } else if (cc_peer_copy_depth > 0) { /* an exit without its enter (late initialization) */
+        cc_peer_copy_depth--;
+    }
 }
 
 static int cc_is_stream_create(int runtime, Sanitizer_CallbackId cbid)
@@ -99,6 +137,7 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     CC_PLUGIN_CALL(on_api, domain, cbid, d);
     /* the launch gate, deferred module (un)patching at exits */
     cc_instr_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER, d->context);
+    cc_note_peer_copy(runtime, cbid, d->callbackSite == SANITIZER_API_ENTER);
     if (d->callbackSite == SANITIZER_API_ENTER) {
         if (runtime) {
             cc_runtime_depth++;

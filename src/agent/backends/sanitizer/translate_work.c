@@ -69,6 +69,18 @@ void cc_agent_fill_memcpy(cc_event *ev, const Sanitizer_MemcpyData *d)
     /* Memory kinds are left to the allocation map of the tools (CC_MEM_UNKNOWN here). */
 }
 
+/* A copy of the synchronous cudaMemcpyPeer (cuMemcpyPeer, 3D forms): CUDA serializes it with
+ * all work of the current, source and destination devices. On the legacy stream it runs in the
+ * current device's: the event names the calling context (the engine finds the source and
+ * destination devices by address). */
+static void cc_agent_mark_peer_copy(cc_event *ev, const Sanitizer_MemcpyData *d)
+{
+    ev->u.memcpy.flags |= CC_COPY_FLAG_PEER_SYNC;
+    if (ev->u.memcpy.stream == CC_STREAM_LEGACY && d->apiContext != NULL) {
+        ev->u.memcpy.context = cc_agent_handle_id(d->apiContext);
+    }
+}
+
 void cc_agent_fill_memset(cc_event *ev, const Sanitizer_MemsetData *d)
 {
     cc_ev_memset *m = &ev->u.memset;
@@ -120,6 +132,9 @@ void cc_agent_on_memcpy(Sanitizer_CallbackId cbid, const void *data)
     cc_agent_event_init(&ev, CC_EV_MEMCPY);
     cc_agent_fill_memcpy(&ev, data);
     ev.u.memcpy.callsite = callsite;
+    if (cc_agent_in_peer_copy()) {
+        cc_agent_mark_peer_copy(&ev, data);
+    }
     cc_agent_emit(&ev);
 }
 

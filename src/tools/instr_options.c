@@ -96,6 +96,23 @@ int cc_instr_config_parse(void *cfg, cc_instr_config_reader read, const char *en
     return rc;
 }
 
+int cc_instr_options_check(cc_option_get get, void *ctx, char *err, size_t errlen)
+{
+    cc_instr_config cfg;
+    return cc_instr_config_read(&cfg, get, ctx, err, errlen);
+}
+
+static int read_shared_config(void *cfg, cc_option_get get, void *ctx, char *err, size_t errlen)
+{
+    return cc_instr_config_read(cfg, get, ctx, err, errlen);
+}
+
+int cc_instr_shared_config_parse(cc_instr_config *cfg, const char *encoded, char *err,
+                                 size_t errlen)
+{
+    return cc_instr_config_parse(cfg, read_shared_config, encoded, err, errlen);
+}
+
 static int match_either(const char *pattern, const char *a, const char *b)
 {
     return (a != NULL && cc_glob_match(pattern, a)) || (b != NULL && cc_glob_match(pattern, b));

@@ -59,6 +59,13 @@ typedef int (*cc_instr_config_reader)(void *cfg, cc_option_get get, void *ctx, c
 int cc_instr_config_parse(void *cfg, cc_instr_config_reader read, const char *encoded, char *err,
                           size_t errlen);
 
+/* For a tool with only the shared options (racecheck, synccheck): its check_options
+ * (cc_instr_config_read into a scratch config), and its agent half's reader of the encoded
+ * options. */
+int cc_instr_options_check(cc_option_get get, void *ctx, char *err, size_t errlen);
+int cc_instr_shared_config_parse(cc_instr_config *cfg, const char *encoded, char *err,
+                                 size_t errlen);
+
 /* 1 if a kernel passes the include and exclude globs ("" = none), each matched against both of
  * its names (either may be NULL). */
 int cc_instr_kernel_selected(const char *include, const char *exclude, const char *mangled,

@@ -16,14 +16,7 @@ typedef cc_instr_config cc_racecheck_config;
 
 extern const cc_option_spec cc_racecheck_option_specs[];
 
-/* Fill cfg from a getter of option values (NULL = not given): the one parser and validator of
- * racecheck's options. 0, or -1 with one line in err (option, bad value, what is accepted). */
-int cc_racecheck_config_read(cc_racecheck_config *cfg, cc_option_get get, void *ctx, char *err,
-                             size_t errlen);
-/* The tool's check_options: cc_racecheck_config_read into a scratch config. */
-int cc_racecheck_options_check(cc_option_get get, void *ctx, char *err, size_t errlen);
-/* The same from the encoded form of core/options.h (CUCHECK_OPTIONS), for the agent. */
-int cc_racecheck_config_parse(cc_racecheck_config *cfg, const char *encoded, char *err,
-                              size_t errlen);
+/* Read with cc_instr_config_read (the tool), cc_instr_options_check (its check_options) and
+ * cc_instr_shared_config_parse (the agent). */
 
 #endif

@@ -13,7 +13,7 @@
 static void *rc_init(cc_tool_host *host, char *err, size_t errlen)
 {
     cc_racecheck_config cfg;
-    if (cc_racecheck_config_read(&cfg, cc_tool_host_option, host, err, errlen) != 0) {
+    if (cc_instr_config_read(&cfg, cc_tool_host_option, host, err, errlen) != 0) {
         return NULL;
     }
     rc_state *s = calloc(1, sizeof *s);
@@ -57,7 +57,7 @@ const cc_tool cc_tool_racecheck = {
     .summary = "find data races inside a kernel launch: shared memory between warps without a "
                "barrier, global memory between threads nothing orders",
     .options = cc_racecheck_option_specs,
-    .check_options = cc_racecheck_options_check,
+    .check_options = cc_instr_options_check,
     .init = rc_init,
     .on_event = rc_on_event,
     .on_exit = rc_on_exit,

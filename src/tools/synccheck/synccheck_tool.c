@@ -13,7 +13,7 @@
 static void *sy_init(cc_tool_host *host, char *err, size_t errlen)
 {
     cc_synccheck_config cfg;
-    if (cc_synccheck_config_read(&cfg, cc_tool_host_option, host, err, errlen) != 0) {
+    if (cc_instr_config_read(&cfg, cc_tool_host_option, host, err, errlen) != 0) {
         return NULL;
     }
     sy_state *s = calloc(1, sizeof *s);
@@ -58,7 +58,7 @@ const cc_tool cc_tool_synccheck = {
                "part of a block or after threads exited, __syncwarp and shuffle masks naming "
                "threads that do not take part",
     .options = cc_synccheck_option_specs,
-    .check_options = cc_synccheck_options_check,
+    .check_options = cc_instr_options_check,
     .init = sy_init,
     .on_event = sy_on_event,
     .on_exit = sy_on_exit,

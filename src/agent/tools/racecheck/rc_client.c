@@ -403,7 +403,7 @@ static const cc_instr_client rc_client = {
 
 int cc_rc_config_load(const char *encoded_options, char *err, size_t errlen)
 {
-    return cc_racecheck_config_parse(&rc_cfg, encoded_options, err, errlen);
+    return cc_instr_shared_config_parse(&rc_cfg, encoded_options, err, errlen);
 }
 
 /* CUCHECK_RC_PATCH=floor: the same instruction classes patched with functions that return at

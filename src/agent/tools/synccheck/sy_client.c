@@ -255,7 +255,7 @@ static const cc_instr_client sy_client = {
 
 int cc_sy_config_load(const char *encoded_options, char *err, size_t errlen)
 {
-    return cc_synccheck_config_parse(&sy_cfg, encoded_options, err, errlen);
+    return cc_instr_shared_config_parse(&sy_cfg, encoded_options, err, errlen);
 }
 
 /* CUCHECK_SY_PATCH=floor: the same instruction classes patched with functions that return at

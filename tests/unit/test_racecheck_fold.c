@@ -81,11 +81,11 @@ int main(void)
     CHECK(rc_fold_add(&f, &nl, 0x10, &added) == p && added == 0);
     cc_ev_device_race nl2 = race(0x120, 0, 0x138, 0);
     CHECK(rc_fold_add(&f, &nl2, 0x10, &added) != p && added == 1);
-    CHECK_EQ_U64(f.n, 11);
+    CHECK_EQ_U64(f.table.n, 11);
     CHECK_EQ_U64(f.unfolded, 0);
 
     /* the table is bounded: past RC_FOLD_MAX events stand alone, counted */
-    for (uint64_t i = f.n; i < RC_FOLD_MAX; i++) {
+    for (uint64_t i = f.table.n; i < RC_FOLD_MAX; i++) {
         cc_ev_device_race r = race(0x1000 + i, 0, 0x2000, 0);
         CHECK(rc_fold_add(&f, &r, 0x10, &added) != NULL);
     }
@@ -95,6 +95,6 @@ int main(void)
     cc_ev_device_race again = race(0x1d0, 21, 0x1c0, 21);
     CHECK(rc_fold_add(&f, &again, 0x10, &added) == a); /* known folds still fold */
     rc_fold_free(&f);
-    CHECK_EQ_U64(f.n, 0);
+    CHECK_EQ_U64(f.table.n, 0);
     return cc_test_failures != 0;
 }

@@ -99,11 +99,11 @@ int main(void)
     CHECK(sy_fold_add(&f, &nl, 0x10, &added) == q && added == 0);
     cc_ev_device_sync_error nl2 = sync_error(CC_SYNC_SHFL_MASK, 0x130, 0);
     CHECK(sy_fold_add(&f, &nl2, 0x10, &added) != q && added == 1);
-    CHECK_EQ_U64(f.n, 12);
+    CHECK_EQ_U64(f.table.n, 12);
     CHECK_EQ_U64(f.unfolded, 0);
 
     /* the table is bounded: past SY_FOLD_MAX events stand alone, counted */
-    for (uint64_t i = f.n; i < SY_FOLD_MAX; i++) {
+    for (uint64_t i = f.table.n; i < SY_FOLD_MAX; i++) {
         cc_ev_device_sync_error r = sync_error(CC_SYNC_WARP_DIVERGENT, 0x1000 + i, 0);
         CHECK(sy_fold_add(&f, &r, 0x10, &added) != NULL);
     }
@@ -113,6 +113,6 @@ int main(void)
     cc_ev_device_sync_error again = sync_error(CC_SYNC_WARP_DIVERGENT, 0x1a0, 21);
     CHECK(sy_fold_add(&f, &again, 0x10, &added) == a); /* known folds still fold */
     sy_fold_free(&f);
-    CHECK_EQ_U64(f.n, 0);
+    CHECK_EQ_U64(f.table.n, 0);
     return cc_test_failures != 0;
 }

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/racecheck/racecheck_fold.h"
-#include "core/grow.h"
 #include "core/hash.h"
 
 static const char *or_empty(const char *s) { return s != NULL ? s : ""; }
@@ -79,20 +78,32 @@ static rc_fold_entry *new_entry(const cc_ev_device_race *e, uint64_t callsite)
     return x;
 }
 
+typedef struct probe {
+    const cc_ev_device_race *e;
+    uint64_t callsite;
+} probe;
+
+static int same_probe(const void *entry, const void *p)
+{
+    const probe *q = p;
+    return same_fold(entry, q->e, q->callsite);
+}
+
+static void free_any(void *entry)
+{
+    free_entry(entry);
+}
+
 void rc_fold_init(rc_fold *f)
 {
-    memset(f, 0, sizeof *f);
-    f->index = (cc_hashmap)CC_HASHMAP_INIT;
+    cc_fold_table_init(&f->table);
+    f->unfolded = 0;
 }
 
 void rc_fold_free(rc_fold *f)
 {
-    for (size_t i = 0; i < f->n; i++) {
-        free_entry(f->entries[i]);
-    }
-    free(f->entries);
-    cc_hashmap_free(&f->index);
-    rc_fold_init(f);
+    cc_fold_table_free(&f->table, free_any);
+    f->unfolded = 0;
 }
 
 const rc_fold_entry *rc_fold_add(rc_fold *f, const cc_ev_device_race *e, uint64_t callsite,
@@ -100,26 +111,19 @@ const rc_fold_entry *rc_fold_add(rc_fold *f, const cc_ev_device_race *e, uint64_
 {
     uint64_t n = e->count ? e->count : 1;
     uint64_t key = identity(e, callsite);
-    size_t cursor = 0;
+    probe q = {e, callsite};
     *added = 0;
-    for (uint64_t *v; (v = cc_hashmap_find_next(&f->index, key, &cursor)) != NULL;) {
-        rc_fold_entry *x = f->entries[*v];
-        if (same_fold(x, e, callsite)) {
-            x->count += n;
-            return x;
-        }
+    rc_fold_entry *x = cc_fold_table_find(&f->table, key, same_probe, &q);
+    if (x != NULL) {
+        x->count += n;
+        return x;
     }
-    rc_fold_entry *x = f->n < RC_FOLD_MAX ? new_entry(e, callsite) : NULL;
-    rc_fold_entry **slot = x != NULL ? CC_ARRAY_PUSH(f->entries, f->n, f->cap) : NULL;
-    if (slot == NULL || cc_hashmap_add(&f->index, key, f->n - 1) != 0) {
-        if (slot != NULL) {
-            f->n--;
-        }
+    x = f->table.n < RC_FOLD_MAX ? new_entry(e, callsite) : NULL;
+    if (x == NULL || cc_fold_table_add(&f->table, key, x, RC_FOLD_MAX) != 0) {
         free_entry(x);
         f->unfolded += n;
         return NULL;
     }
-    *slot = x;
     x->count = n;
     *added = 1;
     return x;

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 #include "cucheck/event.h"
-#include "core/hashmap.h"
+#include "core/fold_table.h"
 
 #define RC_FOLD_MAX 65536 /* distinct folds kept; past it events are reported as they come */
 
@@ -23,10 +23,8 @@ typedef struct rc_fold_entry {
 } rc_fold_entry;
 
 typedef struct rc_fold {
-    rc_fold_entry **entries;
-    size_t n, cap;
-    cc_hashmap index;        /* hash of the fold's identity -> index into entries */
-    uint64_t unfolded;       /* events past RC_FOLD_MAX or out of memory */
+    cc_fold_table table;         /* of rc_fold_entry (core/fold_table.h) */
+    uint64_t unfolded;           /* events past RC_FOLD_MAX or out of memory */
 } rc_fold;
 
 void rc_fold_init(rc_fold *f);

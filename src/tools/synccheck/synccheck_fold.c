@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/synccheck/synccheck_fold.h"
-#include "core/grow.h"
 #include "core/hash.h"
 
 static const char *or_empty(const char *s) { return s != NULL ? s : ""; }
@@ -118,20 +117,32 @@ static sy_fold_entry *new_entry(const cc_ev_device_sync_error *e, uint64_t calls
     return x;
 }
 
+typedef struct probe {
+    const cc_ev_device_sync_error *e;
+    uint64_t callsite;
+} probe;
+
+static int same_probe(const void *entry, const void *p)
+{
+    const probe *q = p;
+    return same_fold(entry, q->e, q->callsite);
+}
+
+static void free_any(void *entry)
+{
+    free_entry(entry);
+}
+
 void sy_fold_init(sy_fold *f)
 {
-    memset(f, 0, sizeof *f);
-    f->index = (cc_hashmap)CC_HASHMAP_INIT;
+    cc_fold_table_init(&f->table);
+    f->unfolded = 0;
 }
 
 void sy_fold_free(sy_fold *f)
 {
-    for (size_t i = 0; i < f->n; i++) {
-        free_entry(f->entries[i]);
-    }
-    free(f->entries);
-    cc_hashmap_free(&f->index);
-    sy_fold_init(f);
+    cc_fold_table_free(&f->table, free_any);
+    f->unfolded = 0;
 }
 
 const sy_fold_entry *sy_fold_add(sy_fold *f, const cc_ev_device_sync_error *e, uint64_t callsite,
@@ -139,26 +150,19 @@ const sy_fold_entry *sy_fold_add(sy_fold *f, const cc_ev_device_sync_error *e, u
 {
     uint64_t n = e->count ? e->count : 1;
     uint64_t key = identity(e, callsite);
-    size_t cursor = 0;
+    probe q = {e, callsite};
     *added = 0;
-    for (uint64_t *v; (v = cc_hashmap_find_next(&f->index, key, &cursor)) != NULL;) {
-        sy_fold_entry *x = f->entries[*v];
-        if (same_fold(x, e, callsite)) {
-            x->count += n;
-            return x;
-        }
+    sy_fold_entry *x = cc_fold_table_find(&f->table, key, same_probe, &q);
+    if (x != NULL) {
+        x->count += n;
+        return x;
     }
-    sy_fold_entry *x = f->n < SY_FOLD_MAX ? new_entry(e, callsite) : NULL;
-    sy_fold_entry **slot = x != NULL ? CC_ARRAY_PUSH(f->entries, f->n, f->cap) : NULL;
-    if (slot == NULL || cc_hashmap_add(&f->index, key, f->n - 1) != 0) {
-        if (slot != NULL) {
-            f->n--;
-        }
+    x = f->table.n < SY_FOLD_MAX ? new_entry(e, callsite) : NULL;
+    if (x == NULL || cc_fold_table_add(&f->table, key, x, SY_FOLD_MAX) != 0) {
         free_entry(x);
         f->unfolded += n;
         return NULL;
     }
-    *slot = x;
     x->count = n;
     *added = 1;
     return x;

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 #include "cucheck/event.h"
-#include "core/hashmap.h"
+#include "core/fold_table.h"
 
 #define SY_FOLD_MAX 65536 /* distinct folds kept; past it events are reported as they come */
 
@@ -22,9 +22,7 @@ typedef struct sy_fold_entry {
 } sy_fold_entry;
 
 typedef struct sy_fold {
-    sy_fold_entry **entries;
-    size_t n, cap;
-    cc_hashmap index;            /* hash of the fold's identity -> index into entries */
+    cc_fold_table table;         /* of sy_fold_entry (core/fold_table.h) */
     uint64_t unfolded;           /* events past SY_FOLD_MAX or out of memory */
 } sy_fold;
 

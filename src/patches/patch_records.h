@@ -405,7 +405,6 @@ typedef struct cc_sy_launch {    /* device memory; uploaded whole before each ch
  * After the launch the agent reads the dirty ranges' bits back as INIT_WRITE ranges. An access
  * outside [lo, hi), the span of all ranges, returns after one compare. */
 #define CC_PATCH_FN_IC_GLOBAL "cc_ic_global_access"
-#define CC_PATCH_FN_FLOOR_IC "cc_floor_access"     /* CUCHECK_IC_PATCH=floor: memcheck's floor */
 #define CC_IC_LAUNCH_MAGIC 0x4b434943u /* "CICK" */
 #define CC_IC_MAX_SITES 64
 

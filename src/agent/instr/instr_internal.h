@@ -304,6 +304,16 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch);
 /* The patched code's stack (instr_stack.c). The headroom patch functions may use past a
  * kernel's own stack, bytes per thread (CUCHECK_PATCH_STACK; measured in docs/agent.md). */
 #define CC_INSTR_PATCH_STACK_DEFAULT 16384u
+/* instr_floor.c: the empty patch function of an instruction class, and a tool's floor client:
+ * *out = cl with every class's function swapped for its empty one and prepare replaced (NULL:
+ * kept); returns out. */
+const char *cc_instr_floor_function(Sanitizer_InstructionId id);
+const cc_instr_client *cc_instr_floor_client(const cc_instr_client *cl,
+                                             int (*prepare)(struct cc_instr_ctx *c, int slot,
+                                                            const Sanitizer_LaunchData *d,
+                                                            void *hdr),
+                                             cc_instr_client *out);
+
 void cc_instr_stack_init(const char *tool, int enabled); /* enabled 0: every call does nothing */
 /* (any lock) 1 if a launch of d's kernel fits the stack its context's limit gives with the
  * headroom; 0: it should run unchecked, and the limit is raised at the next API exit. No

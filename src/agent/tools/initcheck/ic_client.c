@@ -355,12 +355,10 @@ const cc_instr_client *cc_ic_client_init(void)
     const char *v = cc_knob_get(CC_KNOB_IC_PATCH);
     if (v != NULL && strcmp(v, "floor") == 0) {
         static cc_instr_client floor;
-        floor = ic_client;
-        floor.classes[0].fn = CC_PATCH_FN_FLOOR_IC;
         ic_floor = 1;
         cc_agent_note("initcheck: CUCHECK_IC_PATCH=floor: global accesses are patched with an "
                       "empty function; nothing is checked");
-        return &floor;
+        return cc_instr_floor_client(&ic_client, NULL, &floor);
     }
     return &ic_client;
 }

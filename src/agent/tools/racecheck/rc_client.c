@@ -419,37 +419,14 @@ static int rc_prepare_floor(cc_instr_ctx *c, int slot, const Sanitizer_LaunchDat
     return 0;
 }
 
-/* The floor's function for one of racecheck's instruction classes. */
-static const char *floor_function(Sanitizer_InstructionId id)
-{
-    switch (id) {
-    case SANITIZER_INSTRUCTION_BARRIER:
-        return CC_PATCH_FN_FLOOR_BARRIER;
-    case SANITIZER_INSTRUCTION_SYNCWARP_RELEASE:
-        return CC_PATCH_FN_FLOOR_SYNCWARP;
-    case SANITIZER_INSTRUCTION_CLUSTER_BARRIER_WAIT:
-        return CC_PATCH_FN_FLOOR_CLUSTER_WAIT;
-    case SANITIZER_INSTRUCTION_CUDA_BARRIER:
-        return CC_PATCH_FN_FLOOR_CUDA_BARRIER;
-    default:
-        return CC_PATCH_FN_FLOOR_ACCESS; /* shared, remote shared and global accesses */
-    }
-}
-
-
 const cc_instr_client *cc_rc_client_init(void)
 {
     const char *v = cc_knob_get(CC_KNOB_RC_PATCH);
     if (v != NULL && strcmp(v, "floor") == 0) {
         static cc_instr_client floor; /* racecheck's client with empty patches, no shadow */
-        floor = rc_client;
-        for (size_t i = 0; i < floor.nclasses; i++) {
-            floor.classes[i].fn = floor_function(floor.classes[i].id);
-        }
-        floor.prepare = rc_prepare_floor;
         cc_agent_note("racecheck: CUCHECK_RC_PATCH=floor: shared and global accesses and "
                       "synchronization are patched with empty functions; nothing is checked");
-        return &floor;
+        return cc_instr_floor_client(&rc_client, rc_prepare_floor, &floor);
     }
     return &rc_client;
 }

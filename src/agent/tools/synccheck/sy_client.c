@@ -270,33 +270,14 @@ static int sy_prepare_floor(cc_instr_ctx *c, int slot, const Sanitizer_LaunchDat
     return 0;
 }
 
-/* The floor's function for one of synccheck's instruction classes. */
-static const char *floor_function(Sanitizer_InstructionId id)
-{
-    switch (id) {
-    case SANITIZER_INSTRUCTION_BARRIER:
-        return CC_PATCH_FN_FLOOR_BARRIER;
-    case SANITIZER_INSTRUCTION_SYNCWARP:
-    case SANITIZER_INSTRUCTION_SYNCWARP_RELEASE:
-        return CC_PATCH_FN_FLOOR_SYNCWARP;
-    default:
-        return CC_PATCH_FN_FLOOR_PC; /* shuffles and thread exits */
-    }
-}
-
 const cc_instr_client *cc_sy_client_init(void)
 {
     const char *v = cc_knob_get(CC_KNOB_SY_PATCH);
     if (v != NULL && strcmp(v, "floor") == 0) {
         static cc_instr_client floor; /* synccheck's client with empty patches, no state */
-        floor = sy_client;
-        for (size_t i = 0; i < floor.nclasses; i++) {
-            floor.classes[i].fn = floor_function(floor.classes[i].id);
-        }
-        floor.prepare = sy_prepare_floor;
         cc_agent_note("synccheck: CUCHECK_SY_PATCH=floor: barriers, warp syncs, shuffles and "
                       "thread exits are patched with empty functions; nothing is checked");
-        return &floor;
+        return cc_instr_floor_client(&sy_client, sy_prepare_floor, &floor);
     }
     return &sy_client;
 }

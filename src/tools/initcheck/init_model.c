@@ -74,26 +74,12 @@ void cc_init_model_free(cc_init_model *m)
     m->npartial = 0;
 }
 
-/* 1 when ctx was announced, or cannot be told apart (no context, the table full). */
-static int context_announced(const cc_init_model *m, uint64_t ctx)
-{
-    if (ctx == 0 || m->ncontexts >= sizeof m->contexts / sizeof m->contexts[0]) {
-        return 1;
-    }
-    for (size_t i = 0; i < m->ncontexts; i++) {
-        if (m->contexts[i] == ctx) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static void add_alloc(cc_init_model *m, const cc_ev_alloc *e)
 {
     if (!cc_init_model_tracks(e->mem_kind) || e->size == 0 || e->address + e->size < e->address) {
         return;
     }
-    if (!context_announced(m, e->context)) {
+    if (!cc_context_book_announced(&m->contexts, e->context)) {
         return; /* the runtime's own (e.g. 512 bytes cudart takes while making its context) */
     }
     size_t i = first_ending_after(m, e->address);
@@ -332,9 +318,7 @@ void cc_init_model_apply(cc_init_model *m, const cc_event *ev)
         }
         break;
     case CC_EV_CONTEXT_CREATE:
-        if (!context_announced(m, ev->u.context.context)) {
-            m->contexts[m->ncontexts++] = ev->u.context.context;
-        }
+        cc_context_book_add(&m->contexts, ev->u.context.context);
         break;
     case CC_EV_CONTEXT_DESTROY:
         drop_context(m, ev->u.context.context);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/context_book.h"
 #include "cucheck/event.h"
 #include "tools/initcheck/init_ranges.h"
 
@@ -43,10 +44,7 @@ typedef struct cc_init_model {
     void *gone_arg;
     uint64_t oom;            /* updates lost to a failed allocation (bytes then count as
                               * initialised where that is the safe side) */
-    /* Contexts announced (CC_EV_CONTEXT_CREATE): an allocation of a context not announced yet is
-     * the runtime's own, made while it creates the context, and is not tracked. */
-    uint64_t contexts[16];
-    size_t ncontexts;
+    cc_context_book contexts; /* an allocation of a context not announced yet is not tracked */
 } cc_init_model;
 
 /* 1 for the memory kinds the model tracks (device, stream-ordered device). */

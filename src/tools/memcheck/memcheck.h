@@ -11,6 +11,7 @@
 #define CUCHECK_TOOLS_MEMCHECK_H
 
 #include <stdint.h>
+#include "core/context_book.h"
 #include "cucheck/tool.h"
 #include "core/allocmap.h"
 #include "core/modvar_map.h"
@@ -55,8 +56,7 @@ typedef struct mc_state {
     uint64_t device_errors;   /* device_access_error events */
     uint64_t copies_checked, memsets_checked;
     int exited;               /* leaks reported already */
-    uint64_t contexts[64];    /* contexts announced by CONTEXT_CREATE */
-    size_t ncontexts;
+    cc_context_book contexts; /* contexts announced by CONTEXT_CREATE */
 } mc_state;
 
 /* memcheck_host.c */

@@ -64,14 +64,8 @@ void mc_on_alloc(mc_state *s, const cc_ev_alloc *a)
     r.callsite = a->callsite;
     /* Allocations of a context that was not announced yet are the runtime's own (made while
      * it creates the context), not the program's. */
-    if (a->context != 0) {
-        int known = 0;
-        for (size_t i = 0; i < s->ncontexts; i++) {
-            known |= s->contexts[i] == a->context;
-        }
-        if (!known && s->ncontexts < sizeof s->contexts / sizeof s->contexts[0]) {
-            r.flags |= CC_ALLOC_FLAG_INTERNAL;
-        }
+    if (!cc_context_book_announced(&s->contexts, a->context)) {
+        r.flags |= CC_ALLOC_FLAG_INTERNAL;
     }
     cc_allocmap_add(s->allocs, &r);
 }
@@ -259,9 +253,7 @@ void mc_report_leaks(mc_state *s, uint64_t context, int all)
 
 void mc_on_context_create(mc_state *s, uint64_t context)
 {
-    if (s->ncontexts < sizeof s->contexts / sizeof s->contexts[0]) {
-        s->contexts[s->ncontexts++] = context;
-    }
+    cc_context_book_add(&s->contexts, context);
 }
 
 void mc_on_context_destroy(mc_state *s, uint64_t context)

@@ -231,6 +231,11 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
 #define CC_RC_FLAG_GLOBAL 0x2u         /* global table present */
 #define CC_RC_FLAG_NO_RECORD 0x4u      /* find hazards, record none (CUCHECK_RC_RECORD=off) */
 #define CC_RC_FLAG_NO_VALUE 0x8u       /* record without reading the stored bytes (=no-value) */
+#define CC_RC_FLAG_COUNT_ONLY 0x10u    /* claim and count records, write no sides (=count-only) */
+#define CC_RC_FLAG_SPIN 0x20u          /* a hazard costs a 2 us wait, nothing recorded (=spin) */
+#define CC_RC_FLAG_RECONVERGE 0x40u    /* global patch leaves with the lanes it entered with */
+#define CC_RC_FLAG_SPIN_ALL 0x80u      /* every global access costs the wait (=spin-all) */
+#define CC_RC_FLAG_SYS_FENCE 0x100u    /* a record is fenced at system scope (=sys-fence) */
 
 /* A warp's state (u32, written by the warp's lowest active lane only): */
 #define CC_RC_WS_BAR_MASK 0xfffu       /* block barriers passed (mod 4096) */
@@ -308,6 +313,8 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
     cc_rc_record *records;      /* pinned host memory, CC_RC_MAX_SITES of them */
     unsigned int overflow;      /* hazards that found no free record */
     unsigned int suppressed;    /* hazards in warps with unmodelled synchronization */
+    unsigned int spin_cycles;   /* CC_RC_FLAG_SPIN(_ALL): the wait, in clock cycles */
+    unsigned int spare;
     unsigned long long keys[CC_RC_MAX_SITES]; /* 0 = free */
     unsigned int counts[CC_RC_MAX_SITES];     /* hazards per record */
 } cc_rc_launch;

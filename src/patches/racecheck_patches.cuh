@@ -122,7 +122,7 @@ static __device__ __noinline__ void cc_rc_record_hazard(cc_rc_launch *L, uint64_
         return;
     }
     atomicAdd(&L->counts[idx], 1u);
-    if (!claimed) {
+    if (!claimed || (L->flags & CC_RC_FLAG_COUNT_ONLY)) {
         return;
     }
     cc_rc_record *r = &L->records[idx];
@@ -139,8 +139,10 @@ static __device__ __noinline__ void cc_rc_record_hazard(cc_rc_launch *L, uint64_
     r->kind = kind;
     r->flags = flags;
     r->space = space;
-    __threadfence_system();
-    r->valid = 1u;
+    if (L->flags & CC_RC_FLAG_SYS_FENCE) {
+        __threadfence_system();
+    }
+    r->valid = 1u; // read once the launch is done (its writes are then visible)
 }
 
 // 1 if the `size` bytes at p equal the `size` bytes at q (sizes 1..16; a write's pData).
@@ -474,6 +476,12 @@ cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a,
         kind = 0u;
     }
     *hazard = kind != 0u;
+    if ((kind != 0u && (L->flags & CC_RC_FLAG_SPIN)) || (L->flags & CC_RC_FLAG_SPIN_ALL)) {
+        long long t0 = clock64(); // diagnostic: a delay in place of the report path
+        while (clock64() - t0 < (long long)L->spin_cycles) {
+        }
+        return SANITIZER_PATCH_SUCCESS;
+    }
     if (kind != 0u && !(L->flags & CC_RC_FLAG_NO_RECORD)) { // one hazard per access
         return cc_rc_report_global(L, pc, old, ptr, eblock, size, flags, pData,
                                    kind | (rflags | (eblock == block ? 0u
@@ -498,8 +506,12 @@ cc_rc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
     unsigned long long a = (unsigned long long)(uintptr_t)ptr & ~3ull;
     uint32_t words = accessSize > 4u ? accessSize >> 2 : 1u;
     bool hazard = false;
+    uint32_t entered = __activemask();
     for (uint32_t i = 0; i < words && !hazard; i++) {
         cc_rc_global_word(L, pc, ptr, a + 4ull * i, accessSize, flags, pData, &hazard);
+    }
+    if (L->flags & CC_RC_FLAG_RECONVERGE) {
+        __syncwarp(entered);
     }
     return SANITIZER_PATCH_SUCCESS;
 }

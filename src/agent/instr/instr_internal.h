@@ -313,6 +313,11 @@ const cc_instr_client *cc_instr_floor_client(const cc_instr_client *cl,
                                                             const Sanitizer_LaunchData *d,
                                                             void *hdr),
                                              cc_instr_client *out);
+/* CUCHECK_PATCH_CLASSES: *out = cl with the classes spec names (CLASS=floor|off, comma
+ * separated) patched with their empty function (floor) or not patched (off); returns out, or
+ * NULL with err set when spec is malformed. */
+const cc_instr_client *cc_instr_classes_adjust(const cc_instr_client *cl, const char *spec,
+                                               cc_instr_client *out, char *err, size_t errlen);
 
 void cc_instr_stack_init(const char *tool, int enabled); /* enabled 0: every call does nothing */
 /* (any lock) 1 if a launch of d's kernel fits the stack its context's limit gives with the

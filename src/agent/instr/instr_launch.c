@@ -37,6 +37,22 @@ void cc_instr_init(const cc_instr_client *cl)
     if (!cc_agent_g.subscribed || cl == NULL || cl->dev_bytes > CC_INSTR_HDR_MAX) {
         return;
     }
+    const char *classes = cc_knob_get(CC_KNOB_PATCH_CLASSES);
+    if (classes != NULL && classes[0] != '\0') {
+        static cc_instr_client adjusted; /* the tool's client with the classes changed */
+        char err[256];
+        const cc_instr_client *a = cc_instr_classes_adjust(cl, classes, &adjusted, err,
+                                                           sizeof err);
+        if (a == NULL) {
+            fprintf(stderr, "cucheck: CUCHECK_PATCH_CLASSES: %s; the tool's classes are kept\n",
+                    err);
+        } else {
+            cc_agent_report_note("%s: CUCHECK_PATCH_CLASSES=%s: those instruction classes are "
+                                 "patched with empty functions or not at all (a diagnostic aid)",
+                                 cl->name, classes);
+            cl = a;
+        }
+    }
     g->client = cl;
     g->active = 1;
     cc_instr_stack_init(cl->name, cl->patch_stack);

@@ -74,6 +74,14 @@ static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
 
 /* ---- launch header ---- */
 
+/* The wait of CUCHECK_RC_RECORD=spin[-all][:CYCLES] (4000 cycles by default). */
+static uint32_t rc_spin_cycles(const char *v)
+{
+    const char *colon = v != NULL ? strchr(v, ':') : NULL;
+    long n = colon != NULL ? strtol(colon + 1, NULL, 10) : 4000;
+    return n > 0 && n < 100000000 ? (uint32_t)n : 4000u;
+}
+
 /* CUCHECK_RC_RECORD: off, hazards are found but not recorded; no-value, recorded without
  * reading the bytes a write replaces (the same-value test). Diagnostic aids, said once. */
 static uint32_t rc_record_flags(void)
@@ -91,6 +99,26 @@ static uint32_t rc_record_flags(void)
             flags = CC_RC_FLAG_NO_VALUE;
             cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=no-value: hazards are recorded "
                                  "without reading the bytes a write replaces (a diagnostic aid)");
+        } else if (v != NULL && strcmp(v, "count-only") == 0) {
+            flags = CC_RC_FLAG_COUNT_ONLY;
+            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=count-only: hazards are counted "
+                                 "but their sides are not written (a diagnostic aid)");
+        } else if (v != NULL && strncmp(v, "spin", 4) == 0) {
+            flags = (strncmp(v, "spin-all", 8) == 0 ? CC_RC_FLAG_SPIN_ALL : CC_RC_FLAG_SPIN) |
+                    CC_RC_FLAG_NO_RECORD;
+            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=%s: %s costs a wait of %u "
+                                 "cycles instead of a record (a diagnostic aid)", v,
+                                 (flags & CC_RC_FLAG_SPIN_ALL) ? "every global access"
+                                                               : "a global hazard",
+                                 rc_spin_cycles(v));
+        } else if (v != NULL && strcmp(v, "sys-fence") == 0) {
+            flags = CC_RC_FLAG_SYS_FENCE;
+            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=sys-fence: each record is fenced "
+                                 "at system scope (a diagnostic aid)");
+        } else if (v != NULL && strcmp(v, "reconverge") == 0) {
+            flags = CC_RC_FLAG_RECONVERGE;
+            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=reconverge: the global patch "
+                                 "leaves with the lanes it entered with (a diagnostic aid)");
         }
     }
     return flags;
@@ -172,6 +200,7 @@ static int rc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     }
     hdr->magic = CC_RC_LAUNCH_MAGIC;
     hdr->flags = rc_space_flags() | rc_record_flags();
+    hdr->spin_cycles = rc_spin_cycles(cc_knob_get(CC_KNOB_RC_RECORD));
     hdr->nblocks = x->nblocks;
     hdr->region_words = words;
     hdr->region_bytes = region;

@@ -14,6 +14,7 @@
 #include "agent/instr/instr_internal.h"
 #include "agent/tools/launch_policy.h"
 #include "agent/tools/synccheck/sy_client.h"
+#include "symbols/cubin.h"
 
 /* A launch's block regions at most (bytes); past it only the first blocks are checked. */
 #define SY_REGIONS_CAP (256ull << 20)
@@ -21,12 +22,14 @@
 static cc_synccheck_config sy_cfg;
 
 static cc_launch_tables sy_tables; /* the launch policy's (launch_policy.h) */
+static cc_launch_tables sy_sync_tables; /* funcs: CUfunction -> holds synchronization (1/0) */
 
 static struct {
     uint64_t capped_launches;   /* launches whose blocks were not all checked */
     uint64_t unmodelled;        /* named or partial barriers passed */
     uint64_t overflow;          /* misuses that found no record */
     uint64_t lost;              /* launches whose records could not be read */
+    int nosync_noted;           /* a kernel without synchronization was said */
 } sy_g;
 
 /* Per slot (cc_instr_slot.extra). */
@@ -49,9 +52,42 @@ typedef struct sy_host_records {
 
 /* ---- launch policy (launch_policy.h) ---- */
 
+/* 0 when the kernel's cubin says it holds no block barrier (EIATTR_NUM_BARRIERS) and no
+ * warp-synchronous instruction (EIATTR_COOP_GROUP_INSTR_OFFSETS: shuffles, votes, warp syncs;
+ * both cover the functions it calls): nothing synccheck looks at can happen in it. 1 otherwise,
+ * and when the cubin or the kernel cannot be read. Cached per function. */
+static int sy_kernel_syncs(const Sanitizer_LaunchData *d, const cc_instr_module *m)
+{
+    cc_launch_tables_ready(&sy_sync_tables);
+    int known = cc_launch_func_known(&sy_sync_tables, d->function);
+    if (known >= 0) {
+        return known;
+    }
+    int syncs = 1;
+    cc_kernel_info k;
+    char err[128];
+    if (m != NULL && m->cubin != NULL && d->functionName != NULL &&
+        cc_cubin_kernel(m->cubin, m->cubin_size, d->functionName, &k, err, sizeof err) == 1) {
+        syncs = k.barriers != 0 || k.warp_sync_ops;
+    }
+    cc_launch_func_remember(&sy_sync_tables, d->function, syncs);
+    if (!syncs && !sy_g.nosync_noted++) {
+        cc_agent_report_note("synccheck: kernel %s holds no barrier, warp sync or shuffle (its "
+                             "cubin says so): its launches, and those of every such kernel, are "
+                             "not checked, as nothing synccheck looks for can happen in them",
+                             d->functionName);
+    }
+    return syncs;
+}
+
 static int sy_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
+    if (!sy_kernel_syncs(d, m)) {
+        /* Like a kernel the include/exclude globs leave out: its module may be unpatched. */
+        (void)cc_instr_module_want(m, 0, !sy_cfg.full);
+        return 0;
+    }
     return cc_launch_policy_decide(&sy_tables, &sy_cfg, d, m);
 }
 

@@ -208,6 +208,7 @@ typedef struct cc_instr_state {
     int deferred_drain;            /* the client's deferred_drain, unless --on-error stop or
                                     * CUCHECK_DRAIN=launch */
     uint64_t drain_waits;          /* LAUNCH_END waits because slots ran short */
+    uint64_t unpatch_reads;        /* API-exit reads so that a checked module can be unpatched */
     int deferred_due;              /* some module has a pending (un)patch (read without the lock) */
     int can_defer;                 /* API exit callbacks are enabled: modules may be unpatched */
     /* LAUNCH_END callbacks are needed only while a launch is instrumented: for a client with

@@ -37,6 +37,8 @@ static int func_selected(CUfunction fn, const char *name)
     return selected;
 }
 
+static unsigned cc_mc_heap_modules; /* modules found to use the device heap (adaptive mode) */
+
 static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
@@ -49,6 +51,12 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
      * its unchecked launches made would be unknown to the heap table later. */
     if (m != NULL && m->heap_user < 0) { /* read once per module */
         m->heap_user = cc_mc_module_needs_every_launch(m->cubin, m->cubin_size);
+        if (m->heap_user > 0 && !cfg->full && cc_mc_heap_modules++ == 0) {
+            cc_agent_report_note("memcheck: the module of kernel %s calls device-side malloc or "
+                                 "free: every launch of its kernels is checked (a heap block an "
+                                 "unchecked launch made would be unknown), and so for every such "
+                                 "module", d->functionName != NULL ? d->functionName : "?");
+        }
     }
     int heap = m != NULL && m->heap_user > 0;
     if (func_selected(d->function, d->functionName)) {

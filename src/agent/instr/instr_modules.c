@@ -281,9 +281,20 @@ static void read_back_for_unpatch(void)
     if (!g->deferred_drain || !unpatch_waits_for_reads()) {
         return;
     }
-    g->unpatch_reads++;
-    cc_instr_drain(CC_DRAIN_THREAD, NULL, (const void *)(uintptr_t)pthread_self(), 1, 1,
-                   "a module's checks are done");
+    uintptr_t self = (uintptr_t)pthread_self();
+    int mine = 0;
+    for (size_t i = 0; i < g->nctx && !mine; i++) {
+        const cc_instr_ctx *c = g->ctxs[i];
+        for (int k = 0; k < CC_INSTR_SLOTS && c->nbusy > 0 && !mine; k++) {
+            const cc_instr_slot *sl = &c->slots[k];
+            mine = sl->busy && sl->pending && !sl->draining && sl->thread == self;
+        }
+    }
+    if (mine) {
+        g->unpatch_reads++;
+        cc_instr_drain(CC_DRAIN_THREAD, NULL, (const void *)self, 1, 1,
+                       "a module's checks are done");
+    }
     if (unpatch_waits_for_reads()) {
         __atomic_store_n(&g->deferred_due, 1, __ATOMIC_RELEASE); /* another thread's launches */
     }

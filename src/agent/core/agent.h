@@ -96,6 +96,14 @@ void *cc_agent_driver_symbol(const char *name);
  * -1 unknown (cuStreamIsCapturing missing or failing). */
 int cc_agent_stream_capturing(CUstream stream);
 
+/* capture_calls.c: 1 if (domain, cbid) begins (*begin 1) or ends a stream capture; the
+ * process-wide count of captures that may be in progress, kept from every API enter and exit
+ * (cc_agent_capture_count), and whether it is above zero. */
+int cc_agent_capture_call(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int *begin);
+void cc_agent_capture_count(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
+                            int enter);
+int cc_agent_captures_open(void);
+
 /* kernel_names.c: the name of a launched kernel as a string that lives as long as the process
  * (launch events are analysed after their callback returned). */
 const char *cc_agent_kernel_name(const void *function, const char *source);

@@ -278,8 +278,8 @@ static int unpatch_waits_for_reads(void)
 static void read_back_for_unpatch(void)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (!g->deferred_drain || !unpatch_waits_for_reads()) {
-        return;
+    if (!g->deferred_drain || cc_agent_captures_open() || !unpatch_waits_for_reads()) {
+        return; /* during a capture: at the first API exit after it (deferred_due stays set) */
     }
     uintptr_t self = (uintptr_t)pthread_self();
     int mine = 0;
@@ -300,12 +300,16 @@ static void read_back_for_unpatch(void)
     }
 }
 
+static _Thread_local int cc_applying; /* this thread runs cc_instr_apply_deferred (no re-entry
+                                       * from the callbacks of a call it makes) */
+
 void cc_instr_apply_deferred(void)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (cc_changing) {
+    if (cc_changing || cc_applying) {
         return;
     }
+    cc_applying = 1;
     pthread_mutex_lock(&g->patch_lock);
     __atomic_store_n(&g->deferred_due, 0, __ATOMIC_RELEASE);
     pthread_mutex_lock(&g->lock);
@@ -337,6 +341,7 @@ void cc_instr_apply_deferred(void)
         change_module(module, ctx, kind, 1);
     }
     pthread_mutex_unlock(&g->patch_lock);
+    cc_applying = 0;
 }
 
 #define CC_FN_PCS 8192 /* functions whose code range is cached: a power of two */

@@ -134,6 +134,7 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
 {
     const Sanitizer_CallbackData *d = data;
     int runtime = domain == SANITIZER_CB_DOMAIN_RUNTIME_API;
+    cc_agent_capture_count(domain, cbid, d->callbackSite == SANITIZER_API_ENTER);
     CC_PLUGIN_CALL(on_api, domain, cbid, d);
     /* the launch gate, deferred module (un)patching at exits */
     cc_instr_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER, d->context);

@@ -68,7 +68,6 @@ static struct {
     _Atomic uint32_t gen;
     _Atomic(uintptr_t) *modules; /* patched CUmodules (0 free, 1 removed) */
     ring_entry *ring;
-    atomic_int captures;         /* stream captures that may be open */
     atomic_int reported;
     uint64_t patched, patch_failed, bound, modules_skipped;
 } cc_progress_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -323,46 +322,10 @@ void cc_progress_on_resource(Sanitizer_CallbackId cbid, const void *data)
 
 /* ---- stream capture ---- */
 
-void cc_progress_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter)
-{
-    if (!cc_progress_g.active) {
-        return;
-    }
-    int begin, end;
-    if (domain == SANITIZER_CB_DOMAIN_RUNTIME_API) {
-        begin = cbid == SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCapture ||
-                cbid == SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCapture_ptsz ||
-                cbid == SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCaptureToGraph ||
-                cbid == SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCaptureToGraph_ptsz;
-        end = cbid == SANITIZER_CBID_RUNTIME_API_cudaStreamEndCapture ||
-              cbid == SANITIZER_CBID_RUNTIME_API_cudaStreamEndCapture_ptsz;
-    } else if (domain == SANITIZER_CB_DOMAIN_DRIVER_API) {
-        begin = cbid == SANITIZER_CBID_DRIVER_API_cuStreamBeginCapture ||
-                cbid == SANITIZER_CBID_DRIVER_API_cuStreamBeginCapture_ptsz ||
-                cbid == SANITIZER_CBID_DRIVER_API_cuStreamBeginCapture_v2 ||
-                cbid == SANITIZER_CBID_DRIVER_API_cuStreamBeginCapture_v2_ptsz ||
-                cbid == SANITIZER_CBID_DRIVER_API_cuStreamBeginCaptureToGraph ||
-                cbid == SANITIZER_CBID_DRIVER_API_cuStreamBeginCaptureToGraph_ptsz;
-        end = cbid == SANITIZER_CBID_DRIVER_API_cuStreamEndCapture ||
-              cbid == SANITIZER_CBID_DRIVER_API_cuStreamEndCapture_ptsz;
-    } else {
-        return;
-    }
-    /* Counted up before a capture can begin and down only after it ended: a failed begin
-     * leaves the count high, which only costs a capture query per launch. */
-    if (begin && enter) {
-        atomic_fetch_add(&cc_progress_g.captures, 1);
-    } else if (end && !enter) {
-        int c = atomic_load(&cc_progress_g.captures);
-        while (c > 0 && !atomic_compare_exchange_weak(&cc_progress_g.captures, &c, c - 1)) {
-        }
-    }
-}
-
 /* 1 if work on the stream may be captured rather than run (unknown counts as captured). */
 static int maybe_captured(CUstream stream)
 {
-    if (atomic_load_explicit(&cc_progress_g.captures, memory_order_relaxed) == 0) {
+    if (!cc_agent_captures_open()) { /* capture_calls.c */
         return 0;
     }
     return cc_agent_stream_capturing(stream) != 0;

@@ -21,8 +21,6 @@
 void cc_progress_init(void); /* after the outputs are open */
 /* Resource callbacks: module loaded (patch it), module unloading, context destroyed. */
 void cc_progress_on_resource(Sanitizer_CallbackId cbid, const void *data);
-/* API callbacks: stream capture begin/end (captured launches do not run: never marked). */
-void cc_progress_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, int enter);
 /* A launch (LAUNCH_BEGIN) or a graph's kernel node, before its event is emitted: flags it
  * CC_LAUNCH_FLAG_PROGRESS when the device will mark it. */
 void cc_progress_on_launch(const Sanitizer_LaunchData *d, cc_event *ev, int graph_node);

@@ -11,12 +11,6 @@ static void run_init(void)
     cc_progress_init();
 }
 
-static void run_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
-                       const Sanitizer_CallbackData *d)
-{
-    cc_progress_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER); /* captures */
-}
-
 static void run_on_sticky_error(void)
 {
     cc_agent_coredump_on_sticky(); /* DEVICE_FAULT */
@@ -27,7 +21,6 @@ const cc_agent_plugin cc_run_plugin = {
     .tool = "run",
     .init = run_init,
     .on_resource = cc_progress_on_resource,
-    .on_api = run_on_api,
     .on_launch = cc_progress_on_launch,
     .on_sticky_error = run_on_sticky_error,
 };

@@ -200,7 +200,11 @@ static int rc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     }
     hdr->magic = CC_RC_LAUNCH_MAGIC;
     hdr->flags = rc_space_flags() | rc_record_flags();
-    hdr->spin_cycles = rc_spin_cycles(cc_knob_get(CC_KNOB_RC_RECORD));
+    static uint32_t spin_cycles; /* read once */
+    if (spin_cycles == 0) {
+        spin_cycles = rc_spin_cycles(cc_knob_get(CC_KNOB_RC_RECORD));
+    }
+    hdr->spin_cycles = spin_cycles;
     hdr->nblocks = x->nblocks;
     hdr->region_words = words;
     hdr->region_bytes = region;

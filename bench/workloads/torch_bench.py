@@ -1,5 +1,5 @@
-"""The harness shared by the PyTorch benchmark workloads (cnn_step.py, hf_step.py,
-compiled_step.py, tiny_kernels_step.py), following transformer_step.py's conventions: the
+"""The harness shared by the PyTorch benchmark workloads (transformer_step.py, cnn_step.py,
+hf_step.py, compiled_step.py, tiny_kernels_step.py): the
 --steps/--warmup options, the checks that print BENCH_SKIPPED <why> and exit 0 (no torch, no CUDA),
 torch.manual_seed(0), and the measurement: --warmup untimed steps, a synchronize, --steps timed
 steps (under torch.profiler with CPU + CUDA activities when BENCH_TORCH_PROFILER=1), a synchronize,

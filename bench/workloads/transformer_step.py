@@ -10,16 +10,13 @@ allocator reserved (BENCH_PROGRAM_MIB).
 Without torch or CUDA it prints BENCH_SKIPPED and exits 0.
 """
 import argparse
-import contextlib
-import os
 import sys
-import time
+
+import torch_bench
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--steps", type=int, default=200)
-    ap.add_argument("--warmup", type=int, default=20)
+    ap = torch_bench.parser(__doc__)
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--d-model", type=int, default=512)
     ap.add_argument("--seq", type=int, default=256)
@@ -28,17 +25,10 @@ def main():
     ap.add_argument("--clip", action=argparse.BooleanOptionalAction, default=True,
                     help="clip the gradient norm to 1.0 before the optimizer step (default on)")
     args = ap.parse_args()
-    try:
-        import torch
-        import torch.nn as nn
-    except ImportError:
-        print("BENCH_SKIPPED PyTorch is not installed")
+    torch = torch_bench.load_torch()
+    if torch is None:
         return 0
-    if not torch.cuda.is_available():
-        print("BENCH_SKIPPED torch sees no CUDA device")
-        return 0
-
-    torch.manual_seed(0)
+    nn = torch.nn
     dev = torch.device("cuda")
 
     class LM(nn.Module):
@@ -72,31 +62,7 @@ def main():
         opt.step()
         return loss
 
-    for _ in range(args.warmup):
-        step()
-    torch.cuda.synchronize()
-
-    profiling = contextlib.nullcontext()
-    if os.environ.get("BENCH_TORCH_PROFILER") == "1":
-        from torch.profiler import ProfilerActivity, profile
-        profiling = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])
-    with profiling:
-        t0 = time.perf_counter()
-        c0 = time.thread_time()
-        for _ in range(args.steps):
-            loss = step()
-        torch.cuda.synchronize()
-        ms = (time.perf_counter() - t0) * 1e3
-        cpu_ms = (time.thread_time() - c0) * 1e3
-    print("transformer_step: %d timed steps, %.3f ms per step, last loss %.4f"
-          % (args.steps, ms / args.steps, loss.item()))
-    print("BENCH_TIME_MS %.6f" % (ms / args.steps))
-    print("BENCH_THREAD_CPU_MS %.6f" % (cpu_ms / args.steps))
-    if os.environ.get("BENCH_MEMINFO"):
-        free, total = torch.cuda.mem_get_info()
-        print("BENCH_DEVICE_USED_MIB %.1f" % ((total - free) / 1048576.0))
-        print("BENCH_PROGRAM_MIB %.1f" % (torch.cuda.max_memory_reserved() / 1048576.0))
-    return 0
+    return torch_bench.measure(torch, "transformer_step", args, step)
 
 
 if __name__ == "__main__":

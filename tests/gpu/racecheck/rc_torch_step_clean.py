@@ -12,4 +12,5 @@ STEP = os.path.join(HERE, "..", "..", "..", "bench", "workloads", "transformer_s
 
 if __name__ == "__main__":
     sys.argv = [STEP, "--steps", "3", "--warmup", "1"]
+    sys.path.insert(0, os.path.dirname(STEP))  # its harness, torch_bench.py, beside it
     runpy.run_path(STEP, run_name="__main__")

@@ -2,21 +2,8 @@
  * (src/agent/instr/instr_floor.c, cc_instr_classes_adjust): a class set to floor keeps its place
  * with its empty function, one set to off is dropped, the others keep the tool's function, and
  * malformed specs are refused with a message and no change (test agent.instr_classes). */
-#include <stdio.h>
-#include <string.h>
 #include "agent/instr/instr_internal.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                  \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                           \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fputc('\n', stderr);                                                           \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
+#include "check.h"
 
 static cc_instr_client tool(void)
 {
@@ -41,18 +28,22 @@ static void test_floor_and_off(void)
     char err[256] = "";
     const cc_instr_client *a =
         cc_instr_classes_adjust(&cl, "barrier=floor,syncwarp-release=off", &out, err, sizeof err);
-    EXPECT(a == &out, "adjust refused a valid spec: %s", err);
+    /* a valid spec is taken */
+    CHECK(a == &out);
     if (a == NULL) {
         return;
     }
-    EXPECT(a->nclasses == 3, "off drops its class: %zu classes", a->nclasses);
-    EXPECT(strcmp(a->classes[0].fn, "tool_global") == 0, "global keeps the tool's function");
-    EXPECT(strcmp(a->classes[1].fn, "tool_shared") == 0, "shared keeps the tool's function");
-    EXPECT(a->classes[2].id == SANITIZER_INSTRUCTION_BARRIER &&
-               strcmp(a->classes[2].fn, CC_PATCH_FN_FLOOR_BARRIER) == 0,
-           "barrier=floor gets the empty barrier function, got %s", a->classes[2].fn);
-    EXPECT(cl.nclasses == 4 && strcmp(cl.classes[2].fn, "tool_barrier") == 0,
-           "the tool's own client is left as it was");
+    /* off drops its class */
+    CHECK(a->nclasses == 3);
+    /* global keeps the tool's function */
+    CHECK(strcmp(a->classes[0].fn, "tool_global") == 0);
+    /* shared keeps the tool's function */
+    CHECK(strcmp(a->classes[1].fn, "tool_shared") == 0);
+    /* barrier=floor gets the empty barrier function */
+    CHECK(a->classes[2].id == SANITIZER_INSTRUCTION_BARRIER &&
+          strcmp(a->classes[2].fn, CC_PATCH_FN_FLOOR_BARRIER) == 0);
+    /* the tool's own client is left as it was */
+    CHECK(cl.nclasses == 4 && strcmp(cl.classes[2].fn, "tool_barrier") == 0);
 }
 
 static void test_first_class_off(void)
@@ -60,9 +51,9 @@ static void test_first_class_off(void)
     cc_instr_client cl = tool(), out;
     char err[256] = "";
     const cc_instr_client *a = cc_instr_classes_adjust(&cl, "global=off", &out, err, sizeof err);
-    EXPECT(a != NULL && a->nclasses == 3 &&
-               a->classes[0].id == SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS,
-           "global=off leaves shared first");
+    /* global=off leaves shared first */
+    CHECK(a != NULL && a->nclasses == 3 &&
+          a->classes[0].id == SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS);
 }
 
 static void test_class_the_tool_lacks(void)
@@ -70,7 +61,8 @@ static void test_class_the_tool_lacks(void)
     cc_instr_client cl = tool(), out;
     char err[256] = "";
     const cc_instr_client *a = cc_instr_classes_adjust(&cl, "shfl=floor", &out, err, sizeof err);
-    EXPECT(a != NULL && a->nclasses == 4, "a class the tool does not patch changes nothing");
+    /* a class the tool does not patch changes nothing */
+    CHECK(a != NULL && a->nclasses == 4);
 }
 
 static void test_malformed(void)
@@ -82,11 +74,14 @@ static void test_malformed(void)
         char err[256] = "";
         const cc_instr_client *a = cc_instr_classes_adjust(&cl, bad[i], &out, err, sizeof err);
         if (strcmp(bad[i], "barrier=off,") == 0) { /* a trailing comma is harmless */
-            EXPECT(a != NULL && a->nclasses == 3, "'%s' is taken", bad[i]);
+            /* a trailing comma is taken */
+            CHECK(a != NULL && a->nclasses == 3);
             continue;
         }
-        EXPECT(a == NULL, "'%s' is refused", bad[i]);
-        EXPECT(err[0] != '\0', "'%s' is refused with a message", bad[i]);
+        /* a malformed spec is refused */
+        CHECK(a == NULL);
+        /* ... with a message */
+        CHECK(err[0] != '\0');
     }
 }
 
@@ -96,8 +91,5 @@ int main(void)
     test_first_class_off();
     test_class_the_tool_lacks();
     test_malformed();
-    if (failures == 0) {
-        printf("instr_classes_test: all passed\n");
-    }
-    return failures == 0 ? 0 : 1;
+    TEST_MAIN_END();
 }

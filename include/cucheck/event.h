@@ -73,6 +73,7 @@ typedef enum cc_event_kind {
     CC_EV_DEVICE_SYNC_ERROR = 49, /* synccheck: a barrier, __syncwarp or shuffle misused, on the device */
     CC_EV_DEVICE_UNINIT_READ = 50, /* initcheck: a device read of bytes nothing wrote */
     CC_EV_INIT_WRITE = 51,     /* initcheck: bytes a checked launch wrote (uninitialised before) */
+    CC_EV_COLLECTIVE = 52,     /* an NCCL collective or send/recv enqueued on a stream */
     CC_EV_KIND_COUNT
 } cc_event_kind;
 /* The *_SYNC events are reported when the driver's wait ends, also when it ends with an error
@@ -724,6 +725,43 @@ typedef struct cc_ev_init_write {
     uint32_t flags;        /* CC_INIT_WRITE_* */
 } cc_ev_init_write;
 
+/* ---- NCCL collectives and point-to-point operations (CC_EV_COLLECTIVE) ---- */
+/* One NCCL operation the program enqueued on a stream: a stream operation that reads
+ * [sendbuff, sendbuff + send_bytes) and writes [recvbuff, recvbuff + recv_bytes) of this rank's
+ * memory (0 bytes: that side is not touched on this rank, e.g. reduce's receive buffer off the
+ * root). Emitted by the agent after the NCCL call returned (inside ncclGroupStart/End: after the
+ * outermost ncclGroupEnd returned, in call order). Ordering between ranks is not described. */
+#define CC_COLL_ALLREDUCE 1u     /* ncclAllReduce */
+#define CC_COLL_BROADCAST 2u     /* ncclBroadcast */
+#define CC_COLL_BCAST 3u         /* ncclBcast (in place) */
+#define CC_COLL_REDUCE 4u        /* ncclReduce */
+#define CC_COLL_ALLGATHER 5u     /* ncclAllGather */
+#define CC_COLL_REDUCESCATTER 6u /* ncclReduceScatter */
+#define CC_COLL_SEND 7u          /* ncclSend */
+#define CC_COLL_RECV 8u          /* ncclRecv */
+#define CC_COLL_OP_COUNT 9u
+#define CC_COLL_FLAG_GROUPED 0x1u /* issued inside ncclGroupStart/ncclGroupEnd */
+
+typedef struct cc_ev_collective {
+    uint64_t context;
+    uint64_t stream;       /* the stream given to NCCL (0: the legacy default stream) */
+    uint32_t op;           /* CC_COLL_* */
+    uint32_t flags;        /* CC_COLL_FLAG_* */
+    uint32_t datatype;     /* ncclDataType_t as the program passed it */
+    uint32_t elem_size;    /* bytes per element (0: a datatype cucheck does not know) */
+    uint64_t count;        /* elements as passed (allgather: sendcount; reducescatter:
+                            * recvcount) */
+    int32_t peer;          /* root (broadcast, bcast, reduce) or peer (send, recv); else -1 */
+    int32_t rank;          /* this process's rank in the communicator; -1 unknown */
+    int32_t nranks;        /* ranks in the communicator; 0 unknown */
+    uint64_t comm;         /* the communicator (ncclComm_t) */
+    uint64_t sendbuff;     /* read range */
+    uint64_t send_bytes;
+    uint64_t recvbuff;     /* write range (the same range as the read one: read and written) */
+    uint64_t recv_bytes;
+    uint64_t callsite;     /* host stack id of the NCCL call */
+} cc_ev_collective;
+
 typedef struct cc_event {
     cc_event_header h;
     union {
@@ -766,6 +804,7 @@ typedef struct cc_event {
         cc_ev_device_sync_error device_sync_error; /* DEVICE_SYNC_ERROR */
         cc_ev_device_uninit_read device_uninit_read; /* DEVICE_UNINIT_READ */
         cc_ev_init_write init_write;      /* INIT_WRITE */
+        cc_ev_collective collective;      /* COLLECTIVE */
     } u;
 } cc_event;
 
@@ -787,6 +826,8 @@ const char *cc_race_kind_name(uint32_t kind);         /* "raw", "war", "waw" */
 int cc_race_kind_from_name(const char *name);
 const char *cc_sync_kind_name(uint32_t kind);         /* "warp_divergent", ... */
 int cc_sync_kind_from_name(const char *name);
+const char *cc_coll_op_name(uint32_t op);             /* "allreduce", ... */
+int cc_coll_op_from_name(const char *name);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /* Printable names of event kinds and of the enums inside events (memory kinds, copy directions,
  * graph node types, exit reasons, API kinds, sub-allocator operations and sources, race kinds,
- * synchronization misuse kinds).
+ * synchronization misuse kinds, NCCL operations).
  * They are the keywords of the text scenario form, so they are part of a documented format
  * (docs/formats.md): append, never rename. */
 #include <string.h>
@@ -62,6 +62,7 @@ static const char *const kind_names[] = {
     [CC_EV_DEVICE_SYNC_ERROR] = "device_sync_error",
     [CC_EV_DEVICE_UNINIT_READ] = "device_uninit_read",
     [CC_EV_INIT_WRITE] = "init_write",
+    [CC_EV_COLLECTIVE] = "collective",
 };
 _Static_assert(COUNT_OF(kind_names) == CC_EV_KIND_COUNT, "name every event kind");
 
@@ -138,6 +139,13 @@ static const char *const sync_kind_names[] = {
     [CC_SYNC_SYNCWARP_MASK] = "syncwarp_mask", [CC_SYNC_SHFL_MASK] = "shfl_mask",
 };
 
+static const char *const coll_op_names[] = {
+    [0] = "unknown", [CC_COLL_ALLREDUCE] = "allreduce", [CC_COLL_BROADCAST] = "broadcast",
+    [CC_COLL_BCAST] = "bcast", [CC_COLL_REDUCE] = "reduce", [CC_COLL_ALLGATHER] = "allgather",
+    [CC_COLL_REDUCESCATTER] = "reducescatter", [CC_COLL_SEND] = "send", [CC_COLL_RECV] = "recv",
+};
+_Static_assert(COUNT_OF(coll_op_names) == CC_COLL_OP_COUNT, "name every NCCL operation");
+
 static const char *name_of(const char *const *names, size_t n, uint32_t v)
 {
     return v < n ? names[v] : NULL;
@@ -166,3 +174,4 @@ NAME_FUNCS(cc_suballoc_op_name, cc_suballoc_op_from_name, suballoc_op_names)
 NAME_FUNCS(cc_suballoc_source_name, cc_suballoc_source_from_name, suballoc_source_names)
 NAME_FUNCS(cc_race_kind_name, cc_race_kind_from_name, race_kind_names)
 NAME_FUNCS(cc_sync_kind_name, cc_sync_kind_from_name, sync_kind_names)
+NAME_FUNCS(cc_coll_op_name, cc_coll_op_from_name, coll_op_names)

@@ -437,6 +437,25 @@ static const cc_evt_field init_write[] = {
     F("flags", CC_FT_HEX32, init_write.flags),
 };
 
+static const cc_evt_field collective[] = {
+    F("context", CC_FT_HANDLE, collective.context),
+    F("stream", CC_FT_STREAM, collective.stream),
+    E("op", collective.op, cc_coll_op_name, cc_coll_op_from_name),
+    F("flags", CC_FT_HEX32, collective.flags),
+    F("datatype", CC_FT_U32, collective.datatype),
+    F("elem_size", CC_FT_U32, collective.elem_size),
+    F("count", CC_FT_U64, collective.count),
+    F("peer", CC_FT_I32, collective.peer),
+    F("rank", CC_FT_I32, collective.rank),
+    F("nranks", CC_FT_I32, collective.nranks),
+    F("comm", CC_FT_HANDLE, collective.comm),
+    F("sendbuff", CC_FT_ADDR, collective.sendbuff),
+    F("send_bytes", CC_FT_U64, collective.send_bytes),
+    F("recvbuff", CC_FT_ADDR, collective.recvbuff),
+    F("recv_bytes", CC_FT_U64, collective.recv_bytes),
+    F("callsite", CC_FT_HANDLE, collective.callsite),
+};
+
 typedef struct {
     const cc_evt_field *f;
     size_t n;
@@ -495,6 +514,7 @@ static const table tables[CC_EV_KIND_COUNT] = {
     [CC_EV_DEVICE_SYNC_ERROR] = T(device_sync_error),
     [CC_EV_DEVICE_UNINIT_READ] = T(device_uninit_read),
     [CC_EV_INIT_WRITE] = T(init_write),
+    [CC_EV_COLLECTIVE] = T(collective),
 };
 
 const cc_evt_field *cc_evt_fields(uint32_t kind, size_t *n)

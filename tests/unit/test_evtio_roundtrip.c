@@ -312,6 +312,73 @@ static void test_text(const cc_event *ev, size_t n)
     free(text2);
 }
 
+/* The NCCL collective kind by hand: its op names, a scenario line as a test writes one (symbolic
+ * buffers and streams), the same event through the binary form, and the line `dump` prints. */
+static void test_collective(void)
+{
+    CHECK_STR(cc_coll_op_name(CC_COLL_ALLREDUCE), "allreduce");
+    CHECK_STR(cc_coll_op_name(CC_COLL_REDUCESCATTER), "reducescatter");
+    CHECK_EQ_U64(cc_coll_op_from_name("recv"), CC_COLL_RECV);
+    CHECK_EQ_U64(cc_coll_op_from_name("bcast"), CC_COLL_BCAST);
+    CHECK(cc_coll_op_name(CC_COLL_OP_COUNT) == NULL);
+    CHECK(cc_coll_op_from_name("alltoall") == -1);
+    CHECK_STR(cc_event_kind_name(CC_EV_COLLECTIVE), "collective");
+
+    static const char line[] =
+        "collective tid=7 op=reduce stream=nccl peer=0 rank=1 nranks=2 datatype=7 elem_size=4 "
+        "count=1024 comm=c1 sendbuff=buf recvbuff=buf+4096 send_bytes=4096 recv_bytes=0 "
+        "callsite=st flags=0x1\n";
+    char err[256], why[256];
+    cc_evt_reader *r = cc_evt_reader_open_mem(line, sizeof line - 1, 1, err, sizeof err);
+    CHECK(r != NULL);
+    cc_event e;
+    memset(&e, 0, sizeof e);
+    int rc = r ? cc_evt_read(r, &e, err, sizeof err) : -1;
+    CHECK_EQ_U64(rc, 1);
+    if (rc != 1) {
+        fprintf(stderr, "  collective line: %s\n", err);
+        cc_evt_reader_close(r);
+        return;
+    }
+    const cc_ev_collective *c = &e.u.collective;
+    CHECK_EQ_U64(e.h.kind, CC_EV_COLLECTIVE);
+    CHECK_EQ_U64(e.h.tid, 7);
+    CHECK_EQ_U64(c->op, CC_COLL_REDUCE);
+    CHECK_EQ_U64(c->stream, 0x10001); /* first symbolic handle */
+    CHECK_EQ_U64(c->comm, 0x10002);
+    CHECK_EQ_U64(c->callsite, 0x10003);
+    CHECK_EQ_U64(c->sendbuff, 0x7f0000000000ull + (1ull << 32)); /* first symbolic address */
+    CHECK_EQ_U64(c->recvbuff, c->sendbuff + 4096);
+    CHECK_EQ_U64(c->send_bytes, 4096);
+    CHECK_EQ_U64(c->recv_bytes, 0);
+    CHECK(c->peer == 0 && c->rank == 1 && c->nranks == 2);
+    CHECK_EQ_U64(c->datatype, 7);
+    CHECK_EQ_U64(c->elem_size, 4);
+    CHECK_EQ_U64(c->count, 1024);
+    CHECK_EQ_U64(c->flags, CC_COLL_FLAG_GROUPED);
+
+    unsigned char buf[512];
+    size_t len = cc_evt_encode(&e, buf, sizeof buf);
+    CHECK(len > 8);
+    CHECK_EQ_U64(buf[0] | (buf[1] << 8), CC_EV_COLLECTIVE); /* the record's kind, 52 */
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&text, &tlen);
+    cc_scenario_write_event(f, &e);
+    fclose(f);
+    CHECK(strstr(text, "collective t=") == text);
+    CHECK(strstr(text, " op=reduce ") != NULL);
+    CHECK(strstr(text, " send_bytes=4096") != NULL);
+    CHECK(strstr(text, "recv_bytes") == NULL); /* zero fields are left out */
+    cc_evt_reader *r2 = cc_evt_reader_open_mem(text, tlen, 1, err, sizeof err);
+    cc_event back;
+    CHECK(r2 != NULL && cc_evt_read(r2, &back, err, sizeof err) == 1);
+    if (r2) CHECK(events_equal(&e, &back, why, sizeof why));
+    cc_evt_reader_close(r2);
+    cc_evt_reader_close(r);
+    free(text);
+}
+
 /* Binary file -> text (what `cucheck dump` does) -> events: the same events. */
 static void test_binary_to_text(const cc_event *ev, size_t n)
 {
@@ -352,5 +419,6 @@ int main(void)
     test_signal_flush(ev, n);
     test_text(ev, n);
     test_binary_to_text(ev, n);
+    test_collective();
     TEST_MAIN_END();
 }

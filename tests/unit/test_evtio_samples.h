@@ -216,6 +216,14 @@ static size_t sample_events(cc_event *out)
             e->u.init_write = (cc_ev_init_write){ (1ull << 44) + 3, (1ull << 47) + 0x40,
                                                   big + 10, CC_INIT_WRITE_ASSUMED | 0x80000000u };
             break;
+        case CC_EV_COLLECTIVE:
+            e->u.collective = (cc_ev_collective){
+                .context = big, .stream = 0x5eed0000ull, .op = CC_COLL_REDUCESCATTER,
+                .flags = CC_COLL_FLAG_GROUPED | 0x80000000u, .datatype = 9, .elem_size = 2,
+                .count = (1ull << 33) + 5, .peer = -1, .rank = 3, .nranks = 0x7fffffff,
+                .comm = big + 11, .sendbuff = (1ull << 47) + 0x200, .send_bytes = 1ull << 36,
+                .recvbuff = (1ull << 47) + 0x800, .recv_bytes = big + 12, .callsite = 41 };
+            break;
         default:
             break;
         }
@@ -440,6 +448,14 @@ static int events_equal(const cc_event *a, const cc_event *b, char *why, size_t 
     case CC_EV_INIT_WRITE:
         D(u.init_write.launch_id); D(u.init_write.address); D(u.init_write.size);
         D(u.init_write.flags);
+        break;
+    case CC_EV_COLLECTIVE:
+        D(u.collective.context); D(u.collective.stream); D(u.collective.op);
+        D(u.collective.flags); D(u.collective.datatype); D(u.collective.elem_size);
+        D(u.collective.count); D(u.collective.peer); D(u.collective.rank);
+        D(u.collective.nranks); D(u.collective.comm); D(u.collective.sendbuff);
+        D(u.collective.send_bytes); D(u.collective.recvbuff); D(u.collective.recv_bytes);
+        D(u.collective.callsite);
         break;
     default:
         snprintf(why, whylen, "unexpected kind %u", a->h.kind);

@@ -44,7 +44,7 @@ static void set_stack(run_state *s, uint64_t callsite, uint32_t *n, const cc_sta
 }
 
 static void on_api_error(run_state *s, const cc_ev_api_error *e, cc_async_verdict sticky) {
-    if (cc_cuda_error_is_expected(e->api, e->code)) return;
+    if (cc_cuda_error_is_expected(e->api, e->function, e->code)) return;
     s->api_errors++;
     /* The first sticky error was reported as async-error; the same one again is its echo. */
     if (sticky == CC_ASYNC_ATTRIBUTED || sticky == CC_ASYNC_REPEAT) return;

@@ -171,11 +171,11 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
         cc_emit_query(runtime, cbid, d);
         return;
     }
-    if ( cc_cuda_error_is_expected(api, code)) {
-        return; /* e.g. "not ready" from stream and event queries */
-    }
     char name[128];
     cc_api_base_name(d->functionName, name, sizeof name);
+    if (cc_cuda_error_is_expected(api, name, code)) {
+        return; /* e.g. "not ready" from stream and event queries, a kernel-image probe */
+    }
     cc_event ev;
     cc_agent_event_init(&ev, CC_EV_API_ERROR);
     const char *error_name = cc_cuda_error_name(api, code);

@@ -101,8 +101,22 @@ def reexec_environment(environ=None):
 
 # ---- inside cucheck: the report file and its findings ----
 
+RANK_VARS = ("RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK", "PMIX_RANK")
+
+
+def rank_from_env(environ=None):
+    """core/rank_env.c's rank: the first launcher variable that holds a whole number, or -1."""
+    env = os.environ if environ is None else environ
+    for var in RANK_VARS:
+        v = env.get(var, "")
+        if v.isascii() and v.isdigit() and int(v) < 0x7FFFFFFF:
+            return int(v)
+    return -1
+
+
 def expand_report_name(pattern, pid, environ=None):
-    """core/report_name.c's expansion: %p the pid, %q{VAR} a variable (empty if unset), %%."""
+    """core/report_name.c's expansion: %p the pid, %q{VAR} a variable (empty if unset),
+    %r "rank<R>." when the launcher names the process's rank (else nothing), %%."""
     env = os.environ if environ is None else environ
     out, i = [], 0
     while i < len(pattern):
@@ -111,6 +125,11 @@ def expand_report_name(pattern, pid, environ=None):
             n = pattern[i + 1]
             if n == "p":
                 out.append(str(pid))
+                i += 2
+                continue
+            if n == "r":
+                rank = rank_from_env(env)
+                out.append("rank%d." % rank if rank >= 0 else "")
                 i += 2
                 continue
             if n == "%":

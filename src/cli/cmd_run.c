@@ -19,6 +19,7 @@
 #include "cli/exit_check.h"
 #include "cli/help.h"
 #include "cli/merge.h"
+#include "cli/origin.h"
 #include "cli/output.h"
 #include "cli/reports.h"
 #include "cli/rerun.h"
@@ -111,9 +112,10 @@ static long report(const cc_cli_opts *g, const cc_tool *tool, cc_report_place *p
     }
     cc_cli_print_findings(out, g, tool->name, &m, set);
     long bad = cc_cli_output_close(out, g);
-    char tail[512];
-    snprintf(tail, sizeof tail, " in %zu process report%s%s", nfiles, nfiles == 1 ? "" : "s",
-             tail_in);
+    char tail[512], ranks[256];
+    cc_origin_summary(set, ranks, sizeof ranks); /* " (ranks 0,1)" under a launcher */
+    snprintf(tail, sizeof tail, " in %zu process report%s%s%s", nfiles, nfiles == 1 ? "" : "s",
+             ranks, tail_in);
     cc_cli_print_summary(g, tool->name, &m, tail);
     if (nfiles == 0 && !g->quiet) {
         cc_cli_error("note: no process wrote a report (was the agent loaded? try 'cucheck "

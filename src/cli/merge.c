@@ -1,8 +1,10 @@
-/* Folding identical findings from several reports into one with a summed count (merge.h). */
+/* Folding identical findings from several reports into one with a summed count and the set of
+ * report sections it was seen in (merge.h). */
 #include "cli/merge.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include "core/grow.h"
 #include "core/hashmap.h"
 
 static uint64_t mix_str(uint64_t h, const char *s)
@@ -128,6 +130,25 @@ static int finding_eq(const cc_finding *a, const cc_finding *b)
     return 1;
 }
 
+/* Adds section to the item's sections unless it is there; -1 when out of memory. */
+static int add_from(cc_merged_from *from, size_t section)
+{
+    if (section == SIZE_MAX) {
+        return 0;
+    }
+    for (size_t i = 0; i < from->n; i++) {
+        if (from->sections[i] == section) {
+            return 0;
+        }
+    }
+    size_t *slot = CC_ARRAY_PUSH(from->sections, from->n, from->cap);
+    if (!slot) {
+        return -1;
+    }
+    *slot = section;
+    return 0;
+}
+
 int cc_merge_findings(const cc_finding_set *s, cc_merged *m)
 {
     memset(m, 0, sizeof *m);
@@ -137,7 +158,8 @@ int cc_merge_findings(const cc_finding_set *s, cc_merged *m)
     }
     cc_hashmap index = CC_HASHMAP_INIT; /* hash_finding -> index into items */
     m->items = malloc(n * sizeof *m->items);
-    if (!m->items || cc_hashmap_reserve(&index, n) != 0) {
+    m->from = calloc(n, sizeof *m->from);
+    if (!m->items || !m->from || cc_hashmap_reserve(&index, n) != 0) {
         cc_hashmap_free(&index);
         cc_merged_free(m);
         return -1;
@@ -154,13 +176,20 @@ int cc_merge_findings(const cc_finding_set *s, cc_merged *m)
         for (uint64_t *at; !same && (at = cc_hashmap_find_next(&index, h, &cursor)) != NULL;) {
             same = finding_eq(&m->items[*at], f) ? &m->items[*at] : NULL;
         }
+        size_t at = same ? (size_t)(same - m->items) : m->n;
         if (same) {
             same->count += add;
-            continue;
+        } else {
+            cc_hashmap_add(&index, h, m->n); /* room reserved */
+            m->items[m->n] = *f;
+            m->items[m->n++].count = add;
+            m->nfrom = m->n;
         }
-        cc_hashmap_add(&index, h, m->n); /* room reserved */
-        m->items[m->n] = *f;
-        m->items[m->n++].count = add;
+        if (add_from(&m->from[at], cc_finding_set_section_of(s, i)) != 0) {
+            cc_hashmap_free(&index);
+            cc_merged_free(m);
+            return -1;
+        }
     }
     cc_hashmap_free(&index);
     return 0;
@@ -168,9 +197,12 @@ int cc_merge_findings(const cc_finding_set *s, cc_merged *m)
 
 void cc_merged_free(cc_merged *m)
 {
+    for (size_t i = 0; m->from && i < m->nfrom; i++) {
+        free(m->from[i].sections);
+    }
+    free(m->from);
     free(m->items);
-    m->items = NULL;
-    m->n = 0;
+    memset(m, 0, sizeof *m);
 }
 
 void cc_merged_count(const cc_merged *m, cc_merged_counts *c)

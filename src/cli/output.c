@@ -13,6 +13,7 @@
 #include "core/report_text_style.h"
 #include "core/text_escape.h"
 #include "cli/diag.h"
+#include "cli/origin.h"
 
 FILE *cc_cli_output_open(const cc_cli_opts *g)
 {
@@ -110,46 +111,76 @@ static int printed(const cc_cli_opts *g, const cc_merged *m, size_t i)
     return cc_cli_printed_at(g->print_level, m->items[i].severity, m->items[i].kind);
 }
 
-static void print_findings(FILE *out, const cc_cli_opts *g, const char *tool, const cc_merged *m)
+/* The JSON members naming where finding i came from (origin.h), or NULL when not shown. */
+static char *origin_more(const cc_merged *m, size_t i, const cc_finding_set *set, int shown)
 {
+    return shown ? cc_origin_json(m, i, set) : NULL;
+}
+
+static void print_sarif(FILE *out, const cc_cli_opts *g, const char *tool, const cc_merged *m,
+                        const cc_finding_set *set, int shown)
+{
+    size_t cap = m->n ? m->n : 1;
+    const cc_finding **ptrs = malloc(cap * sizeof *ptrs);
+    char **more = calloc(cap, sizeof *more);
+    if (!ptrs || !more) {
+        cc_cli_error("out of memory");
+        free(ptrs);
+        free(more);
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        if (printed(g, m, i)) {
+            more[k] = origin_more(m, i, set, shown);
+            ptrs[k++] = &m->items[i];
+        }
+    }
+    cc_write_sarif_more(out, tool, (const cc_finding *const *)ptrs, (const char *const *)more, k);
+    for (size_t i = 0; i < k; i++) {
+        free(more[i]);
+    }
+    free(more);
+    free(ptrs);
+}
+
+static void print_findings(FILE *out, const cc_cli_opts *g, const char *tool, const cc_merged *m,
+                           const cc_finding_set *set)
+{
+    int shown = set && cc_origin_shown(set); /* ranks, or several processes: say which */
     if (g->format == CC_FMT_JSON) {
         for (size_t i = 0; i < m->n; i++) {
             if (printed(g, m, i)) {
-                cc_write_finding_jsonl(out, &m->items[i]);
+                char *more = origin_more(m, i, set, shown);
+                cc_write_finding_jsonl_more(out, &m->items[i], more);
+                free(more);
             }
         }
         return;
     }
     if (g->format == CC_FMT_SARIF) {
-        const cc_finding **ptrs = malloc((m->n ? m->n : 1) * sizeof *ptrs);
-        if (!ptrs) {
-            cc_cli_error("out of memory");
-            return;
-        }
-        size_t k = 0;
-        for (size_t i = 0; i < m->n; i++) {
-            if (printed(g, m, i)) {
-                ptrs[k++] = &m->items[i];
-            }
-        }
-        cc_write_sarif(out, tool, (const cc_finding *const *)ptrs, k);
-        free(ptrs);
+        print_sarif(out, g, tool, m, set, shown);
         return;
     }
-    size_t level_ok = 0, shown = 0;
+    size_t level_ok = 0, shown_n = 0;
     for (size_t i = 0; i < m->n; i++) {
         if (!printed(g, m, i)) {
             continue;
         }
         level_ok++;
-        if (!g->print_limit || shown < g->print_limit) {
-            cc_write_finding_text_styled(out, &m->items[i], &g->text);
-            shown++;
+        if (!g->print_limit || shown_n < g->print_limit) {
+            char from[256] = "";
+            if (shown) {
+                cc_origin_text(m, i, set, from, sizeof from);
+            }
+            cc_write_finding_text_from(out, &m->items[i], &g->text, from);
+            shown_n++;
         }
     }
-    if (shown < level_ok) {
-        fprintf(out, "... %zu more finding%s not shown (--print-limit %llu)\n", level_ok - shown,
-                level_ok - shown == 1 ? "" : "s", (unsigned long long)g->print_limit);
+    if (shown_n < level_ok) {
+        fprintf(out, "... %zu more finding%s not shown (--print-limit %llu)\n",
+                level_ok - shown_n, level_ok - shown_n == 1 ? "" : "s",
+                (unsigned long long)g->print_limit);
     }
     if (level_ok < m->n) {
         fprintf(out, "... %zu finding%s below --print-level not shown\n", m->n - level_ok,
@@ -160,7 +191,7 @@ static void print_findings(FILE *out, const cc_cli_opts *g, const char *tool, co
 void cc_cli_print_findings(FILE *out, const cc_cli_opts *g, const char *tool, const cc_merged *m,
                            const cc_finding_set *set)
 {
-    print_findings(out, g, tool, m);
+    print_findings(out, g, tool, m, set);
     print_notes(out, g, tool, set);
 }
 

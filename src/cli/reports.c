@@ -48,7 +48,7 @@ static int pattern_to_glob(const char *pat, char *out, size_t outlen)
         out[o++] = (char)(c);   \
     } while (0)
     for (const char *p = pat; *p; p++) {
-        if (p[0] == '%' && p[1] == 'p') {
+        if (p[0] == '%' && (p[1] == 'p' || p[1] == 'r')) {
             PUT('*');
             p++;
         } else if (p[0] == '%' && p[1] == '%') {
@@ -160,7 +160,9 @@ int cc_reports_prepare(cc_report_place *p, const cc_cli_opts *g, char *err, size
     }
     int n;
     if (!file) {
-        n = snprintf(p->pattern, sizeof p->pattern, "%s/cucheck.%s.%%p.jsonl", p->dir, p->run_id);
+        /* "rank<R>." before the pid when the process has a rank: files named by rank */
+        n = snprintf(p->pattern, sizeof p->pattern, "%s/cucheck.%s.%%r%%p.jsonl", p->dir,
+                     p->run_id);
     } else if (needs_dir) {
         n = snprintf(p->pattern, sizeof p->pattern, "%s/%s", p->dir, file);
     } else {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "cucheck/finding.h"
+#include "core/rank_env.h"
 
 typedef struct cc_report_config {
     const char *jsonl_path;        /* per-process report file (JSON Lines); NULL: none */
@@ -17,6 +18,8 @@ typedef struct cc_report_config {
     const char *suppressions_path; /* suppressions file; NULL: none */
     const char *tool;              /* tool name written into the report header */
     const char *run_id;            /* the run this process belongs to, in the header; NULL: none */
+    const cc_rank_info *rank;      /* the process's rank, local rank, world size (those >= 0 go
+                                    * into the header); NULL: none */
 } cc_report_config;
 
 typedef struct cc_reporter cc_reporter;
@@ -45,8 +48,15 @@ void cc_reporter_flush(cc_reporter *r);
 /* ---- writers over a finished set of findings ---- */
 void cc_write_finding_text(FILE *out, const cc_finding *f);
 void cc_write_finding_jsonl(FILE *out, const cc_finding *f); /* one line, '\n'-terminated */
+/* The same with `more` (further members, each after a comma: ,"ranks":[0,1]) before the closing
+ * brace; more NULL: none. */
+void cc_write_finding_jsonl_more(FILE *out, const cc_finding *f, const char *more);
 /* SARIF 2.1.0: one log with one run for `tool`. */
 void cc_write_sarif(FILE *out, const char *tool, const cc_finding *const *findings, size_t n);
+/* The same with more[i] (further members, each after a comma) in result i's properties; more or
+ * more[i] NULL: none. */
+void cc_write_sarif_more(FILE *out, const char *tool, const cc_finding *const *findings,
+                         const char *const *more, size_t n);
 
 /* ---- reading report files back (what the CLI collects from each process) ---- */
 typedef struct cc_finding_set cc_finding_set;  /* owns copies of findings */
@@ -67,13 +77,26 @@ int cc_finding_set_load_report(cc_finding_set *s, const char *path, const char *
 int cc_finding_set_load_jsonl(cc_finding_set *s, const char *path, char *err, size_t errlen);
 size_t cc_finding_set_size(const cc_finding_set *s);
 const cc_finding *cc_finding_set_get(const cc_finding_set *s, size_t i);
+/* The process a section of a report came from, as its header says. */
+typedef struct cc_report_origin {
+    uint64_t pid;   /* 0: unknown */
+    int rank;       /* -1: unknown (an older report, or a process without a launcher's rank) */
+    int local_rank; /* -1: unknown */
+    int world_size; /* -1: unknown */
+} cc_report_origin;
+/* The sections read (one per header of the run read, in reading order). */
+size_t cc_finding_set_section_count(const cc_finding_set *s);
+const cc_report_origin *cc_finding_set_section(const cc_finding_set *s, size_t i);
+/* The index of the section finding i came from, or SIZE_MAX (read before any header). */
+size_t cc_finding_set_section_of(const cc_finding_set *s, size_t i);
 /* Notes read from report files, in file order. */
 size_t cc_finding_set_note_count(const cc_finding_set *s);
 const char *cc_finding_set_note(const cc_finding_set *s, size_t i);
 void cc_finding_set_free(cc_finding_set *s);
 
 /* ---- per-process report names ---- */
-/* Expand %p (pid), %q{VAR} (environment variable, empty if unset) and %% in pattern.
+/* Expand %p (pid), %q{VAR} (environment variable, empty if unset), %r ("rank<R>." when the
+ * launcher names the process's rank, core/rank_env.h; empty otherwise) and %% in pattern.
  * Returns 0, or -1 if the result does not fit or a %q{ is unterminated. */
 int cc_expand_report_name(const char *pattern, int pid, char *out, size_t outlen);
 

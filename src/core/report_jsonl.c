@@ -73,7 +73,17 @@ static int is_sample(const cc_related *r) {
            (r->device.valid & CC_DLOC_THREAD);
 }
 
+static void write_finding(FILE *out, const cc_finding *f, uint64_t id, const char *more);
+
 void cc_write_finding_jsonl_id(FILE *out, const cc_finding *f, uint64_t id) {
+    write_finding(out, f, id, NULL);
+}
+
+void cc_write_finding_jsonl_more(FILE *out, const cc_finding *f, const char *more) {
+    write_finding(out, f, 0, more);
+}
+
+static void write_finding(FILE *out, const cc_finding *f, uint64_t id, const char *more) {
     fputs("{\"type\":\"finding\"", out);
     if (id) fprintf(out, ",\"id\":%" PRIu64, id);
     fputs(",\"tool\":", out);
@@ -144,6 +154,7 @@ void cc_write_finding_jsonl_id(FILE *out, const cc_finding *f, uint64_t id) {
         }
         fputc(']', out);
     }
+    if (more) fputs(more, out);
     fputs("}\n", out);
 }
 

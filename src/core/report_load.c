@@ -1,6 +1,7 @@
 /* Reading JSON Lines report files back into a cc_finding_set (what the CLI collects from every
  * process): header lines start a section (ids are per section, since an exec'd process appends
- * to the same file), and with a run id only the sections of that run are read; finding lines
+ * to the same file; its pid and rank say which process every finding of it came from), and with
+ * a run id only the sections of that run are read; finding lines
  * add findings, update lines set their final count and samples, note lines are kept, summary
  * and unknown record types are skipped. A damaged line is skipped and counted, never the end of
  * the file; a last line cut short (the process died mid-write) is ignored with a warning. */
@@ -13,6 +14,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +24,10 @@
 struct cc_finding_set {
     cc_finding **items;
     size_t n, cap;
+    size_t *section_of;      /* per finding: index into sections, SIZE_MAX before any header */
+    size_t section_of_cap;
+    cc_report_origin *sections; /* the headers of the sections read, in order */
+    size_t nsections, sections_cap;
     char **notes;
     size_t nnotes, notes_cap;
 };
@@ -29,6 +36,13 @@ cc_finding_set *cc_finding_set_new(void) { return calloc(1, sizeof(cc_finding_se
 size_t cc_finding_set_size(const cc_finding_set *s) { return s ? s->n : 0; }
 const cc_finding *cc_finding_set_get(const cc_finding_set *s, size_t i) {
     return s && i < s->n ? s->items[i] : NULL;
+}
+size_t cc_finding_set_section_count(const cc_finding_set *s) { return s ? s->nsections : 0; }
+const cc_report_origin *cc_finding_set_section(const cc_finding_set *s, size_t i) {
+    return s && i < s->nsections ? &s->sections[i] : NULL;
+}
+size_t cc_finding_set_section_of(const cc_finding_set *s, size_t i) {
+    return s && i < s->n ? s->section_of[i] : SIZE_MAX;
 }
 size_t cc_finding_set_note_count(const cc_finding_set *s) { return s ? s->nnotes : 0; }
 const char *cc_finding_set_note(const cc_finding_set *s, size_t i) {
@@ -40,6 +54,8 @@ void cc_finding_set_free(cc_finding_set *s) {
     for (size_t i = 0; i < s->n; i++) free(s->items[i]);
     for (size_t i = 0; i < s->nnotes; i++) free(s->notes[i]);
     free(s->items);
+    free(s->section_of);
+    free(s->sections);
     free(s->notes);
     free(s);
 }
@@ -266,6 +282,7 @@ typedef struct loader {
     size_t lineno;
     int reading;         /* the current section is read */
     int seen_header;
+    size_t section;      /* the current section's index in s->sections; SIZE_MAX: none */
     size_t sections;     /* sections read */
     size_t damaged;      /* damaged lines reported (the first one is in err) */
     char *err;
@@ -299,7 +316,8 @@ static int add_finding(loader *l, const cc_json *o) {
         goto out;
     }
     cc_finding *copy = cc_finding_clone(&f, NULL, 0);
-    if (!copy || CC_ARRAY_RESERVE(l->s->items, l->s->cap, l->s->n + 1) != 0) {
+    if (!copy || CC_ARRAY_RESERVE(l->s->items, l->s->cap, l->s->n + 1) != 0 ||
+        CC_ARRAY_RESERVE(l->s->section_of, l->s->section_of_cap, l->s->n + 1) != 0) {
         free(copy);
         rc = failf(l, "out of memory", NULL);
         goto out;
@@ -312,7 +330,7 @@ static int add_finding(loader *l, const cc_json *o) {
         rc = failf(l, "out of memory", NULL);
         goto out;
     }
-    l->s->n++;
+    l->s->section_of[l->s->n++] = l->section;
 out:
     scratch_free(&sc);
     return rc;
@@ -377,6 +395,30 @@ static int add_note(loader *l, const cc_json *o) {
     return 0;
 }
 
+/* A header key that is a whole number in [min, INT_MAX), or -1 (absent, or of an older or
+ * damaged writer: the process is then of no known rank, never a damaged line). */
+static int header_int(const cc_json *o, const char *key, uint64_t min) {
+    uint64_t v;
+    if (cc_json_u64(cc_json_get(o, key), &v) != 0 || v < min || v >= INT_MAX) return -1;
+    return (int)v;
+}
+
+static int add_section(loader *l, const cc_json *o) {
+    cc_finding_set *s = l->s;
+    if (CC_ARRAY_RESERVE(s->sections, s->sections_cap, s->nsections + 1) != 0) {
+        l->section = SIZE_MAX;
+        return failf(l, "out of memory", NULL);
+    }
+    cc_report_origin *h = &s->sections[s->nsections];
+    uint64_t pid = 0;
+    h->pid = cc_json_u64(cc_json_get(o, "pid"), &pid) == 0 ? pid : 0;
+    h->rank = header_int(o, "rank", 0);
+    h->local_rank = header_int(o, "local_rank", 0);
+    h->world_size = header_int(o, "world_size", 1);
+    l->section = s->nsections++;
+    return 0;
+}
+
 static int handle_record(loader *l, const cc_json *o) {
     if (o->type != CC_JSON_OBJECT) return failf(l, "record is not a JSON object", NULL);
     const char *type = cc_json_str(cc_json_get(o, "type"));
@@ -386,7 +428,10 @@ static int handle_record(loader *l, const cc_json *o) {
         const char *run = cc_json_str(cc_json_get(o, "run"));
         l->seen_header = 1;
         l->reading = !l->run_id || (run && strcmp(run, l->run_id) == 0);
-        if (l->reading) l->sections++;
+        if (l->reading) {
+            l->sections++;
+            return add_section(l, o);
+        }
         return 0;
     }
     if (!l->reading) return 0; /* another run's record, or one before any header */
@@ -463,6 +508,7 @@ int cc_finding_set_load_report(cc_finding_set *s, const char *path, const char *
     FILE *f = open_report(path, err, errlen);
     if (!f) return -1;
     loader l = {.s = s, .path = path, .run_id = run_id, .reading = run_id == NULL,
+                .section = SIZE_MAX,
                 .err = err, .errlen = errlen};
     load_lines(&l, f);
     int rc = l.damaged ? 1 : 0;

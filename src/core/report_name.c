@@ -1,7 +1,11 @@
 /* Per-process report file names: expands %p (process id), %q{VAR} (an environment variable,
- * empty if unset, e.g. %q{RANK} under torchrun) and %% in a pattern. Any other %x is kept as is. */
+ * empty if unset, e.g. %q{RANK} under torchrun), %r ("rank<R>." for a process whose launcher
+ * names its rank, core/rank_env.h; nothing otherwise) and %% in a pattern. Any other %x is kept
+ * as is. */
 #include "core/report.h"
+#include "core/rank_env.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +33,12 @@ int cc_expand_report_name(const char *pattern, int pid, char *out, size_t outlen
             char num[24];
             int n = snprintf(num, sizeof num, "%d", pid);
             if (put(out, outlen, &k, num, (size_t)n)) goto overflow;
+            p += 2;
+        } else if (p[1] == 'r') {
+            int rank = cc_rank_from_env();
+            char tag[32];
+            int n = rank >= 0 ? snprintf(tag, sizeof tag, "rank%d.", rank) : 0;
+            if (put(out, outlen, &k, tag, (size_t)n)) goto overflow;
             p += 2;
         } else if (p[1] == 'q' && p[2] == '{') {
             const char *close = strchr(p + 3, '}');

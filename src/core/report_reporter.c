@@ -3,8 +3,9 @@
  * finding at once: a JSON line to the report file (created new with mode 0600, or an own file
  * appended to, never through a link: core/owned_file.h; flushed per record) and text to text_out
  * up to the print limit. A finding that names no test gets the one the configured environment
- * variable names at that moment (read per finding, never per event). The header names the run the section belongs to. Closing writes an update line per folded
- * finding, a summary line, and the text error summary. One mutex guards everything. */
+ * variable names at that moment (read per finding, never per event). The header names the run
+ * the section belongs to and the process's rank when it has one. Closing writes an update line
+ * per folded finding, a summary line, and the text error summary. One mutex guards everything. */
 #include "core/report.h"
 #include "core/report_internal.h"
 #include "core/finding_util.h"
@@ -53,6 +54,14 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, co
     if (err && errlen) snprintf(err, errlen, fmt, a, b);
 }
 
+/* The header's rank keys: those the process knows. */
+static void write_rank(FILE *out, const cc_rank_info *rk) {
+    if (!rk) return;
+    if (rk->rank >= 0) fprintf(out, ",\"rank\":%d", rk->rank);
+    if (rk->local_rank >= 0) fprintf(out, ",\"local_rank\":%d", rk->local_rank);
+    if (rk->world_size >= 1) fprintf(out, ",\"world_size\":%d", rk->world_size);
+}
+
 cc_reporter *cc_reporter_open(const cc_report_config *cfg, char *err, size_t errlen) {
     cc_reporter *r = calloc(1, sizeof *r);
     if (!r) {
@@ -88,7 +97,9 @@ cc_reporter *cc_reporter_open(const cc_report_config *cfg, char *err, size_t err
             fputs(",\"run\":", r->jsonl);
             cc_json_write_str(r->jsonl, cfg->run_id);
         }
-        fprintf(r->jsonl, ",\"pid\":%ld,\"version\":", (long)getpid());
+        fprintf(r->jsonl, ",\"pid\":%ld", (long)getpid());
+        write_rank(r->jsonl, cfg->rank);
+        fputs(",\"version\":", r->jsonl);
         cc_json_write_str(r->jsonl, CUCHECK_VERSION);
         fputs("}\n", r->jsonl);
         fflush(r->jsonl);

@@ -112,7 +112,7 @@ static int is_sample(const cc_related *r) {
            (r->device.valid & CC_DLOC_THREAD);
 }
 
-static void write_properties(FILE *out, const cc_finding *f) {
+static void write_properties(FILE *out, const cc_finding *f, const char *more) {
     fputs("\"properties\":{\"tool\":", out);
     cc_json_write_str(out, f->tool ? f->tool : "");
     fprintf(out, ",\"count\":%" PRIu64, f->count ? f->count : 1);
@@ -148,10 +148,11 @@ static void write_properties(FILE *out, const cc_finding *f) {
         any = 1;
     }
     if (any) fputc(']', out);
+    if (more) fputs(more, out);
     fputc('}', out);
 }
 
-static void write_result(FILE *out, const cc_finding *f, size_t rule_index) {
+static void write_result(FILE *out, const cc_finding *f, size_t rule_index, const char *more) {
     char title[1024];
     int from_access = cc_finding_title(f, title, sizeof title);
     fputs("{\"ruleId\":", out);
@@ -213,7 +214,7 @@ static void write_result(FILE *out, const cc_finding *f, size_t rule_index) {
         free(key);
     }
     fputc(',', out);
-    write_properties(out, f);
+    write_properties(out, f, more);
     fputc('}', out);
 }
 
@@ -235,6 +236,11 @@ static void humanize(const char *kind, char *buf, size_t len) {
 }
 
 void cc_write_sarif(FILE *out, const char *tool, const cc_finding *const *findings, size_t n) {
+    cc_write_sarif_more(out, tool, findings, NULL, n);
+}
+
+void cc_write_sarif_more(FILE *out, const char *tool, const cc_finding *const *findings,
+                         const char *const *more, size_t n) {
     /* rules: one per distinct kind, in order of first appearance */
     const char **kinds = n ? calloc(n, sizeof *kinds) : NULL;
     uint32_t *levels = n ? calloc(n, sizeof *levels) : NULL;
@@ -270,7 +276,9 @@ void cc_write_sarif(FILE *out, const char *tool, const cc_finding *const *findin
     fputs("},\"results\":[", out);
     for (size_t i = 0; i < n; i++) {
         fputs(i ? ",\n" : "\n", out);
-        write_result(out, findings[i], kind_index(kinds, nk, findings[i]->kind ? findings[i]->kind : ""));
+        write_result(out, findings[i],
+                     kind_index(kinds, nk, findings[i]->kind ? findings[i]->kind : ""),
+                     more ? more[i] : NULL);
     }
     fputs("]}]}\n", out);
     free(kinds);

@@ -196,6 +196,11 @@ void cc_write_finding_text(FILE *out, const cc_finding *f) {
 }
 
 void cc_write_finding_text_styled(FILE *out, const cc_finding *f, const cc_text_style *style) {
+    cc_write_finding_text_from(out, f, style, NULL);
+}
+
+void cc_write_finding_text_from(FILE *out, const cc_finding *f, const cc_text_style *style,
+                                const char *from) {
     cc_text_style def;
     if (!style) {
         cc_text_style_default(&def);
@@ -212,6 +217,11 @@ void cc_write_finding_text_styled(FILE *out, const cc_finding *f, const cc_text_
         fputs(" [", out);
         cc_text_fputs(f->kind, out);
         fputc(']', out);
+    }
+    if (from && from[0]) {
+        fputs(" (", out);
+        cc_text_fputs(from, out);
+        fputc(')', out);
     }
     fputc('\n', out);
     if (f->has_device) write_device(out, &f->device, "     ", style);

@@ -32,5 +32,9 @@ void cc_kernel_name_simple(const char *name, char *out, size_t outlen);
 
 /* cc_write_finding_text (core/report.h) in the given style; style NULL = the default. */
 void cc_write_finding_text_styled(FILE *out, const cc_finding *f, const cc_text_style *style);
+/* The same, with `from` (which ranks or processes saw it: "ranks 0,1") in parentheses at the end
+ * of the title line; NULL or "": nothing. */
+void cc_write_finding_text_from(FILE *out, const cc_finding *f, const cc_text_style *style,
+                                const char *from);
 
 #endif

@@ -15,7 +15,8 @@ mkdir -p "$TMPDIR"
 # $CUCHECK_REPORT with %p = its pid and %q{RANK} = $RANK.
 REPORT="$WORK/report.sh"
 cat >"$REPORT" <<'SH'
-f="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%p/$$/; s/%q{RANK}/${RANK:-}/")"
+f="$(printf '%s' "$CUCHECK_REPORT" |
+    sed "s/%r/${RANK:+rank$RANK.}/; s/%p/$$/; s/%q{RANK}/${RANK:-}/")"
 printf '{"type":"header","format":"cucheck-report","format_version":1,"tool":"run","run":"%s","pid":1,"version":"0"}\n' "$CUCHECK_RUN_ID" >>"$f"
 printf '{"type":"finding","id":1,"tool":"run","kind":"%s","severity":"%s","message":"seen %s","count":1}\n' "$1" "$2" "$1" >>"$f"
 SH

@@ -19,7 +19,7 @@ mkdir -p "$TMPDIR"
 # container, where every run's first process has the same pid).
 REPORT="$WORK/report.sh"
 cat >"$REPORT" <<'SH'
-f="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%p/${2:-$$}/")"
+f="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%r//; s/%p/${2:-$$}/")"
 printf '{"type":"header","format":"cucheck-report","format_version":1,"tool":"run","run":"%s","pid":%s,"version":"0"}\n' "${CUCHECK_RUN_ID:-}" "${2:-$$}" >>"$f"
 printf '{"type":"finding","id":1,"tool":"run","kind":"%s","severity":"error","message":"seen %s","count":1}\n' "$1" "$1" >>"$f"
 SH

@@ -37,7 +37,7 @@ fixture graph_exact "$SCN/async_progress_graph.scn"
 cat >"$WORK/fake.sh" <<'EOF'
 #!/bin/sh
 write_report() { # write_report PID FIXTURE
-  report="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%p/$1/")"
+  report="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%r//; s/%p/$1/")" # %r: no rank here
   { printf '{"type":"header","format":"cucheck-report","format_version":1,"tool":"run","run":"%s","pid":%s}\n' \
       "$CUCHECK_RUN_ID" "$1"
     cat "$FAKE_DIR/$2.jsonl"; } >>"$report"
@@ -63,7 +63,7 @@ exit 5
 EOF
 cat >"$WORK/child.sh" <<'EOF'
 #!/bin/sh
-report="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%p/$$/")"
+report="$(printf '%s' "$CUCHECK_REPORT" | sed "s/%r//; s/%p/$$/")"
 { printf '{"type":"header","format":"cucheck-report","format_version":1,"tool":"run","run":"%s","pid":%s}\n' \
     "$CUCHECK_RUN_ID" "$$"
   cat "$FAKE_DIR/$1.jsonl"; } >>"$report"

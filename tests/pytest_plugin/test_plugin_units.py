@@ -64,6 +64,10 @@ def test_report_names_expand_as_the_agent_does():
     assert plugin.expand_report_name("/r/c.%q{RANK}.%q{NONE}.%%.%x", 7, env) == "/r/c.3..%.%x"
     assert plugin.expand_report_name("/r/c.%q{RANK", 7, env) is None
     assert plugin.expand_report_name("/r/c%", 7, env) == "/r/c%"
+    # %r: "rank<R>." from the launcher's variables, nothing without a rank (core/rank_env.c)
+    assert plugin.expand_report_name("/r/c.%r%p.jsonl", 42, env) == "/r/c.rank3.42.jsonl"
+    assert plugin.expand_report_name("/r/c.%r%p.jsonl", 42, {}) == "/r/c.42.jsonl"
+    assert plugin.expand_report_name("%r", 1, {"RANK": "x", "SLURM_PROCID": "5"}) == "rank5."
 
 
 def test_reader_takes_whole_lines_of_this_run_only(tmp_path):

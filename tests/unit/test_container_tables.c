@@ -106,7 +106,7 @@ static cc_finding finding_at_line(uint32_t line)
 /* Adds findings at lines 1..n of scan.cu, the one at line i (1 + i % 3) times. */
 static int write_section(const char *path, uint32_t n)
 {
-    cc_report_config cfg = {path, NULL, 0, NULL, "memcheck", NULL};
+    cc_report_config cfg = {path, NULL, 0, NULL, "memcheck", NULL, NULL};
     cc_reporter *r = cc_reporter_open(&cfg, NULL, 0);
     CHECK(r != NULL);
     if (r == NULL) {

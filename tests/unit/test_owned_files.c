@@ -166,7 +166,7 @@ static void test_user_named(void) {
 /* The writers built on the opener: a planted link is refused, its target untouched. */
 static void test_writers(void) {
     char err[512] = "";
-    cc_report_config cfg = {plant_link("r.jsonl"), NULL, 0, NULL, "memcheck", "abc"};
+    cc_report_config cfg = {plant_link("r.jsonl"), NULL, 0, NULL, "memcheck", "abc", NULL};
     CHECK(cc_reporter_open(&cfg, err, sizeof err) == NULL);
     CHECK(strstr(err, "taken") && strstr(err, "r.jsonl"));
     CHECK(same_text(path_of("target"), TARGET_TEXT));
@@ -204,7 +204,7 @@ static void test_writers(void) {
     if (r) fclose(r);
 
     /* the reporter's header names the run */
-    cc_report_config mine = {path_of("mine.jsonl"), NULL, 0, NULL, "memcheck", "run-7"};
+    cc_report_config mine = {path_of("mine.jsonl"), NULL, 0, NULL, "memcheck", "run-7", NULL};
     cc_reporter *rep = cc_reporter_open(&mine, err, sizeof err);
     CHECK(rep != NULL);
     cc_reporter_close(rep);

@@ -227,7 +227,7 @@ static void test_invalid_utf8(void) {
 static void test_updates_and_sections(void) {
     const char *path = path_of("sections.jsonl");
     for (int proc = 0; proc < 2; proc++) { /* e.g. a process that exec'd: same pid, same file */
-        cc_report_config cfg = {path, NULL, 0, NULL, "memcheck", NULL};
+        cc_report_config cfg = {path, NULL, 0, NULL, "memcheck", NULL, NULL};
         cc_reporter *r = cc_reporter_open(&cfg, NULL, 0);
         CHECK(r != NULL);
         if (!r) return;

@@ -77,7 +77,7 @@ static void test_dedup_and_records(void) {
     char *text = NULL;
     size_t tlen = 0;
     FILE *tout = open_memstream(&text, &tlen);
-    cc_report_config cfg = {path, tout, 0, NULL, "memcheck", NULL};
+    cc_report_config cfg = {path, tout, 0, NULL, "memcheck", NULL, NULL};
     char err[256] = "";
     cc_reporter *r = cc_reporter_open(&cfg, err, sizeof err);
     CHECK(r != NULL);
@@ -192,7 +192,7 @@ static void test_print_limit_and_suppressions(void) {
     char *text = NULL;
     size_t tlen = 0;
     FILE *tout = open_memstream(&text, &tlen);
-    cc_report_config cfg = {path, tout, 2, supp, "memcheck", NULL};
+    cc_report_config cfg = {path, tout, 2, supp, "memcheck", NULL, NULL};
     char err[256] = "";
     cc_reporter *r = cc_reporter_open(&cfg, err, sizeof err);
     CHECK(r != NULL);
@@ -227,12 +227,13 @@ static void test_print_limit_and_suppressions(void) {
     sf = fopen(supp, "w");
     fputs("kind=race\nnonsense\n", sf);
     fclose(sf);
-    cc_report_config bad = {NULL, NULL, 0, supp, "memcheck", NULL};
+    cc_report_config bad = {NULL, NULL, 0, supp, "memcheck", NULL, NULL};
     CHECK(cc_reporter_open(&bad, err, sizeof err) == NULL);
     char want[300];
     snprintf(want, sizeof want, "%s:2:", supp);
     CHECK(strstr(err, want) != NULL);
-    cc_report_config nopath = {"/nonexistent-dir/x/report.jsonl", NULL, 0, NULL, "memcheck", NULL};
+    cc_report_config nopath = {"/nonexistent-dir/x/report.jsonl", NULL, 0, NULL, "memcheck",
+                               NULL, NULL};
     CHECK(cc_reporter_open(&nopath, err, sizeof err) == NULL);
     CHECK(strstr(err, "/nonexistent-dir/x/report.jsonl") != NULL);
     unlink(supp);
@@ -243,7 +244,7 @@ static void test_clean_run(void) {
     char *text = NULL;
     size_t tlen = 0;
     FILE *tout = open_memstream(&text, &tlen);
-    cc_report_config cfg = {NULL, tout, 0, NULL, "memcheck", NULL};
+    cc_report_config cfg = {NULL, tout, 0, NULL, "memcheck", NULL, NULL};
     cc_reporter *r = cc_reporter_open(&cfg, NULL, 0);
     CHECK(r != NULL);
     cc_reporter_close(r);
@@ -270,7 +271,7 @@ static void *worker(void *p) {
 static void test_threads(void) {
     char path[256];
     snprintf(path, sizeof path, "%s/threads.jsonl", dir);
-    cc_report_config cfg = {path, NULL, 0, NULL, "memcheck", NULL};
+    cc_report_config cfg = {path, NULL, 0, NULL, "memcheck", NULL, NULL};
     cc_reporter *r = cc_reporter_open(&cfg, NULL, 0);
     CHECK(r != NULL);
     if (!r) return;

@@ -1,8 +1,9 @@
 /* The agent's outputs for the current process: the session (tool + reporter writing the JSON
- * Lines report named by CUCHECK_REPORT, its header naming the run of CUCHECK_RUN_ID) and the
- * optional .cuevt recorder (CUCHECK_RECORD). Opened at init, and again in a fork child for the
- * child's own pid; closed once at process exit. Neither is written through a link or into a
- * file of someone else (core/owned_file.h): such a name is taken, and the agent says so. */
+ * Lines report named by CUCHECK_REPORT, its header naming the run of CUCHECK_RUN_ID and the
+ * process's rank, core/rank_env.h) and the optional .cuevt recorder (CUCHECK_RECORD). Opened
+ * at init, and again in a fork child for the child's own pid; closed once at process exit.
+ * Neither is written through a link or into a file of someone else (core/owned_file.h): such a
+ * name is taken, and the agent says so. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,9 @@ int cc_agent_open_outputs(void)
         (suppressions != NULL && suppressions[0] != '\0') ? suppressions : NULL;
     cfg.report.tool = a->tool;
     cfg.report.run_id = getenv(CC_ENV_RUN_ID); /* NULL outside cucheck: a header without a run */
+    cc_rank_info rank; /* read once per process: the launcher sets it before the program runs */
+    cc_rank_info_from_env(&rank);
+    cfg.report.rank = &rank;
 
     char err[512] = "";
     cc_session *session = cc_session_open(&cfg, err, sizeof err);

@@ -26,6 +26,7 @@ int cc_cupti_backend_start(void)
 #include "agent/backends/cupti/cupti_bridge.h"
 #include "agent/core/last_words.h"
 #include "agent/core/agent_knobs.h"
+#include "core/rank_env.h"
 
 static CUpti_SubscriberHandle subscriber;
 static atomic_int released;  /* CUPTI flushed and finalized */
@@ -193,21 +194,6 @@ static void install_flush_handlers(void)
     cc_agent_on_last_words(flush_at_last_words);
 }
 
-static int rank_from_env(void)
-{
-    static const char *const vars[] = {"RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID",
-                                       "PMI_RANK", "PMIX_RANK"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        char *end = NULL;
-        if (v && *v) {
-            long r = strtol(v, &end, 10);
-            if (end && *end == '\0' && r >= 0 && r < 0x7fffffff) return (int)r;
-        }
-    }
-    return -1;
-}
-
 static void emit_clock_sync(void)
 {
     cc_event ev;
@@ -219,7 +205,7 @@ static void emit_clock_sync(void)
     gethostname(host, sizeof host - 1);
     ev.u.clock_sync.wall_ns = (uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec;
     ev.u.clock_sync.mono_ns = (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec;
-    ev.u.clock_sync.rank = rank_from_env();
+    ev.u.clock_sync.rank = cc_rank_from_env();
     ev.u.clock_sync.host = host;
     cc_cupti_emit(&ev);
 }

@@ -358,6 +358,7 @@ void cc_hb_event(cc_hb *hb, const cc_event *ev)
     case CC_EV_LAUNCH: on_launch(hb, ev); break;
     case CC_EV_MEMCPY: cc_hb_memcpy(hb, ev); break;
     case CC_EV_MEMSET: cc_hb_memset(hb, ev); break;
+    case CC_EV_COLLECTIVE: cc_hb_collective(hb, ev); break;
     case CC_EV_GRAPH_LAUNCH: on_graph_launch(hb, ev); break;
     case CC_EV_GRAPH_NODE: on_graph_node(hb, &ev->u.graph_node); break;
     case CC_EV_HOST_FUNC: on_host_func(hb, ev); break;

@@ -2,7 +2,7 @@
  * operations are ordered by what CUDA guarantees (stream order, events, synchronizations, the
  * legacy default stream's implicit barriers, synchronous copies and memsets, copies between
  * devices in the NULL stream, cudaFree, host functions, graphs, stream capture, stream-ordered
- * allocation), tracks which byte ranges every operation read and wrote, and reports pairs of
+ * allocation, NCCL operations as stream operations), tracks which byte ranges every operation read and wrote, and reports pairs of
  * conflicting accesses that are not ordered.
  * CPU-only; the orderings it models are listed with their sources in docs/streamcheck.md.
  *
@@ -26,6 +26,7 @@ typedef enum cc_hb_op_kind {
     CC_HB_OP_FREE_ASYNC = 6,  /* cudaFreeAsync */
     CC_HB_OP_FREE = 7,        /* a free by the host (cudaFree, cudaFreeHost, ...) */
     CC_HB_OP_COPY_HOST = 8,   /* the host side of a synchronous copy from pageable memory */
+    CC_HB_OP_COLLECTIVE = 9,  /* an NCCL collective or send/recv (name: its API name) */
 } cc_hb_op_kind;
 
 /* One operation, with the clock it had when it was made (kept while referenced). */
@@ -44,7 +45,7 @@ typedef struct cc_hb_op {
     uint64_t callsite;     /* host stack id */
     uint64_t graph_exec, graph_node; /* graph nodes */
     uint32_t copy_dir;     /* memcpy: cc_copy_dir as resolved */
-    char *name;            /* kernel name (owned), or NULL */
+    char *name;            /* kernel name, NCCL API name (owned), or NULL */
     uint32_t refs;
 } cc_hb_op;
 
@@ -101,6 +102,7 @@ typedef struct cc_hb_config {
 typedef struct cc_hb_stats {
     uint64_t launches, copies, memsets, host_accesses, access_events, accesses_ignored;
     uint64_t graph_launches, graph_nodes, captured_ops, syncs, issues;
+    uint64_t collectives;  /* NCCL operations */
     uint64_t by_source[4]; /* access events applied, by cc_access_source */
     int out_of_memory;
 } cc_hb_stats;

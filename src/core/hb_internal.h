@@ -5,6 +5,7 @@
  *  hb_ops.c     operations (reference-counted snapshots) and the recent-launch index;
  *  hb_shadow.c  allocations and the access records kept per byte range, conflict checks;
  *  hb_copy.c    what copies and memsets touch and how they order the host;
+ *  hb_collective.c NCCL operations: what they read and write on their stream;
  *  hb_engine.c  the event dispatcher. */
 #ifndef CUCHECK_CORE_HB_INTERNAL_H
 #define CUCHECK_CORE_HB_INTERNAL_H
@@ -191,5 +192,8 @@ int cc_hb_graph_node_op(cc_hb *hb, uint64_t exec, uint64_t node, uint32_t kind, 
 /* ---- hb_copy.c ---- */
 void cc_hb_memcpy(cc_hb *hb, const cc_event *ev);
 void cc_hb_memset(cc_hb *hb, const cc_event *ev);
+
+/* ---- hb_collective.c ---- */
+void cc_hb_collective(cc_hb *hb, const cc_event *ev);
 
 #endif

@@ -1,5 +1,6 @@
 /* Words for streamcheck reports: how an operation, a stream, an access and an allocation are
- * named ("kernel add(float*) (launch #3) on stream 0x10001", "the legacy default stream"; in a
+ * named ("kernel add(float*) (launch #3) on stream 0x10001", "ncclAllReduce on stream 0x10002",
+ * "the legacy default stream"; in a
  * program that used several devices "stream 0x5 (device 1)", "the legacy default stream of
  * device 1"); kernels demangled through the tool's cache. */
 #include "tools/streamcheck/sc_report.h"
@@ -43,7 +44,8 @@ static const char *dir_name(uint32_t dir)
     return n ? n : "unknown";
 }
 
-/* The short name of an operation: a kernel's demangled name, or what the operation is (used as
+/* The short name of an operation: a kernel's demangled name, an NCCL operation's API name
+ * ("ncclAllReduce"), or what the operation is (used as
  * the finding's "kernel", the dedup key, for operations that are no kernel). */
 void sc_op_short(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *names)
 {
@@ -59,6 +61,7 @@ void sc_op_short(char *buf, size_t len, const cc_hb_op *op, cc_demangle_cache *n
     case CC_HB_OP_COPY_HOST:
         snprintf(buf, len, "memcpy (%s, host side)", dir_name(op->copy_dir));
         break;
+    case CC_HB_OP_COLLECTIVE: snprintf(buf, len, "%s", op->name ? op->name : "nccl"); break;
     default: snprintf(buf, len, "operation"); break;
     }
 }

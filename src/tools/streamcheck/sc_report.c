@@ -17,7 +17,7 @@ static void stack_of(cc_tool_host *host, uint64_t callsite, uint32_t *n,
 }
 
 /* A kernel side is named by its kernel (demangled, the mangled name kept); any other operation
- * by what it is ("memcpy (HtoD)"). */
+ * by what it is ("memcpy (HtoD)", "ncclAllReduce"). */
 static void device_loc(cc_device_loc *d, const cc_hb_side *s, const char *shortname,
                        cc_demangle_cache *names)
 {
@@ -33,7 +33,8 @@ static void device_loc(cc_device_loc *d, const cc_hb_side *s, const char *shortn
         uint64_t n = s->hi - s->lo;
         d->size = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
         d->access = sc_access_kind(s->flags);
-        d->space = s->op->kind == CC_HB_OP_KERNEL ? CC_SPACE_GLOBAL : CC_SPACE_HOST;
+        int device = s->op->kind == CC_HB_OP_KERNEL || s->op->kind == CC_HB_OP_COLLECTIVE;
+        d->space = device ? CC_SPACE_GLOBAL : CC_SPACE_HOST;
     }
 }
 

@@ -1,5 +1,5 @@
 /* The `streamcheck` tool: finds accesses to the same memory by GPU work (kernels, copies,
- * memsets, graph nodes, host functions) and host threads that CUDA does not order, and misuse of
+ * memsets, graph nodes, host functions, NCCL operations) and host threads that CUDA does not order, and misuse of
  * stream-ordered memory. It feeds every event to the happens-before engine (core/hb_engine.h)
  * and reports each issue with both sides, their host stacks, the allocation and the fix.
  * Asynchronous (sticky) errors are attributed to their launch as `run` does
@@ -102,6 +102,11 @@ static void sc_on_exit(void *state)
                                          st->by_source[CC_ACCESS_SRC_UNKNOWN],
              st->by_source[CC_ACCESS_SRC_LEARNED], st->by_source[CC_ACCESS_SRC_INFERRED],
              st->host_accesses, st->accesses_ignored, st->captured_ops);
+    if (st->collectives != 0) {
+        size_t used = strlen(note);
+        snprintf(note + used, sizeof note - used, "; %" PRIu64 " NCCL operation(s)",
+                 st->collectives);
+    }
     s->host->note(s->host, note);
     char fell[2048];
     sc_cov_note(s->cov, cc_async_errors_kernel_names(s->async_errors), note, sizeof note, fell,

@@ -26,6 +26,7 @@
 #include "cli/run_env.h"
 #include "cli/spawn.h"
 #include "cli/tool_args.h"
+#include "cli/trace_parts.h"
 
 /* Parse the words after the tool name; *prog receives the index of the program in argv.
  * Returns -1 to go on, or the exit status to stop with. */
@@ -148,37 +149,43 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
         return 2;
     }
     int rerun_enabled = cc_cli_rerun_enabled(tool, opts);
-    char *encoded = cc_options_encode(opts);
-    cc_options_free(opts);
-    if (!encoded) {
-        cc_cli_error("cannot encode the options of %s", tool->name);
-        return 2;
-    }
 
     char err[1024] = "";
     char agent[4096];
     if (cc_cli_locate_agent(agent, sizeof agent, err, sizeof err) != 0) {
         cc_cli_error("%s", err);
-        free(encoded);
+        cc_options_free(opts);
         return 2;
     }
     char record_buf[4096], supp_buf[4096];
     const char *record = NULL, *supp = NULL;
     if (absolute_or_null(g->record, record_buf, sizeof record_buf, &record) != 0 ||
         absolute_or_null(g->suppressions, supp_buf, sizeof supp_buf, &supp) != 0) {
-        free(encoded);
+        cc_options_free(opts);
         return 2;
     }
     FILE *out = cc_cli_output_open(g);
     if (!out) {
-        free(encoded);
+        cc_options_free(opts);
         return 2;
     }
     cc_report_place place;
     if (cc_reports_prepare(&place, g, err, sizeof err) != 0) {
         cc_cli_error("%s", err);
         cc_cli_output_close(out, g);
-        free(encoded);
+        cc_options_free(opts);
+        return 2;
+    }
+    /* profile: a plain --trace FILE becomes per-process parts merged at the end (needs the id) */
+    cc_trace_parts trace;
+    int trace_rc = cc_trace_parts_prepare(&trace, tool->name, opts, place.run_id, err,
+                                          sizeof err);
+    char *encoded = trace_rc == 0 ? cc_options_encode(opts) : NULL;
+    cc_options_free(opts);
+    if (!encoded) {
+        cc_cli_error("%s", trace_rc ? err : "cannot encode the tool's options");
+        cc_reports_finish(&place, 0, 1);
+        cc_cli_output_close(out, g);
         return 2;
     }
     cc_run_env env = {
@@ -236,6 +243,7 @@ int cc_cmd_run(cc_cli_opts *g, const cc_tool *tool, int argc, char **argv)
     }
     cc_rerun_run rerun = {.g = g, .place = &place, .argv = argv + prog, .first = &res};
     long errors = report(g, tool, &place, out, tail, rerun_enabled ? &rerun : NULL, &res);
+    cc_trace_parts_finish(&trace, g->keep_reports, g->quiet);
     cc_reports_finish(&place, g->keep_reports, g->quiet);
     if (errors > 0 && g->error_exitcode >= 0) {
         return g->error_exitcode;

@@ -35,9 +35,7 @@ int cc_cli_absolute(const char *rel, char *out, size_t outlen)
     return n < 0 || (size_t)n >= outlen ? -1 : 0;
 }
 
-/* Turn a report pattern into a glob pattern: expansions become '*', glob characters of the
- * literal text are escaped. 0 on success. */
-static int pattern_to_glob(const char *pat, char *out, size_t outlen)
+int cc_cli_pattern_glob(const char *pat, char *out, size_t outlen)
 {
     size_t o = 0;
 #define PUT(c)                  \
@@ -171,7 +169,7 @@ int cc_reports_prepare(cc_report_place *p, const cc_cli_opts *g, char *err, size
     char probe[4096];
     if (n < 0 || (size_t)n >= sizeof p->pattern ||
         cc_expand_report_name(p->pattern, 1, probe, sizeof probe) != 0 ||
-        pattern_to_glob(p->pattern, p->glob, sizeof p->glob) != 0) {
+        cc_cli_pattern_glob(p->pattern, p->glob, sizeof p->glob) != 0) {
         snprintf(err, errlen, "bad report file pattern '%s' (too long, or an unterminated %%q{)",
                  file ? file : p->pattern);
         cc_reports_finish(p, 0, 1);

@@ -20,6 +20,9 @@ typedef struct cc_report_place {
     char run_id[33];     /* this run's id: hex digits */
 } cc_report_place;
 
+/* Turn a file name pattern (%p, %q{VAR}, %r, %%) into a glob(3) pattern: expansions become '*',
+ * glob characters of the literal text are escaped. 0 on success. */
+int cc_cli_pattern_glob(const char *pat, char *out, size_t outlen);
 /* Make `rel` absolute against the current directory; 0 on success. */
 int cc_cli_absolute(const char *rel, char *out, size_t outlen);
 

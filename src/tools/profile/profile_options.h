@@ -13,6 +13,7 @@ typedef struct cc_profile_options {
     int summary_none;           /* --summary none */
     cc_prof_format format;      /* --summary text|csv|json */
     int gzip;                   /* --gzip */
+    const char *merge_trace;    /* --merge-trace FILE (the CLI's); NULL: none */
 } cc_profile_options;
 
 extern const cc_option_spec cc_profile_option_specs[];
@@ -21,6 +22,8 @@ extern const cc_option_spec cc_profile_option_specs[];
  * getter's strings. 0, or -1 with one line in err. */
 int cc_profile_options_read(cc_profile_options *out, cc_option_get get, void *ctx, char *err,
                             size_t errlen);
+/* Does a --trace pattern give each process its own file (it has %p, %q{VAR} or %r)? */
+int cc_profile_trace_per_process(const char *pattern);
 /* The tool's check_options: cc_profile_options_read into a scratch struct. */
 int cc_profile_options_check(cc_option_get get, void *ctx, char *err, size_t errlen);
 

@@ -112,6 +112,10 @@ void cc_agent_kernel_names_after_fork(void); /* fork child: a fresh lock */
 /* agent_ids.c: CUDA handles to event ids. */
 uint64_t cc_agent_stream_id(CUstream stream, Sanitizer_StreamHandle handle);
 uint64_t cc_agent_handle_id(const void *handle);
+/* A stream the program handed to a library (NCCL), outside any callback: its id as launch
+ * events on it carry, and in *context the id of its context (the current one for the implicit
+ * streams, or when the driver does not say). Makes driver calls: never inside a callback. */
+uint64_t cc_agent_app_stream_id(CUstream stream, uint64_t *context);
 
 /* track_config.c: CC_TRACK_* from CUCHECK_TRACK or the tool option "track" (a malformed value
  * is said on stderr and dflt is used). Without either, dflt: the tool plug-in's default_track

@@ -30,6 +30,9 @@ typedef struct cc_agent_plugin {
     /* 1: the tool's analysis runs on the agent's event thread by default (where the process may
      * use two CPUs or more): for analyses that cost more per event than queuing it. */
     int event_thread;
+    /* 1: the agent's NCCL interposer (host/nccl_calls.c) emits a CC_EV_COLLECTIVE for each NCCL
+     * collective or send/recv the program enqueues; 0: NCCL calls are only forwarded. */
+    int needs_collectives;
     /* The instrumentation manager's client for this run (instr/instr_internal.h), or NULL when
      * nothing is patched; called once, after the outputs are open. */
     const struct cc_instr_client *(*instr_client)(void);

@@ -99,6 +99,7 @@ int cc_pipe_queueable(const cc_event *ev)
     case CC_EV_DEVICE_SYNC:
     case CC_EV_GRAPH_LAUNCH:
     case CC_EV_LAUNCH_CHECKED:
+    case CC_EV_COLLECTIVE:
         return 1; /* no pointers */
     default:
         return 0;

@@ -1,7 +1,8 @@
 /* streamcheck's agent half: kernels' access sets, instrumented and learned (sc_client.c,
  * sc_learn.c: the instrumentation manager's client, default and full modes) or inferred from
  * pointer arguments (access_infer.c); --mode api takes its events from CUPTI's callbacks. It
- * watches only the API calls it reads and analyses on the event thread. */
+ * watches only the API calls it reads, analyses on the event thread, and has the agent's NCCL
+ * interposer report collectives as stream operations (host/nccl_calls.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ const cc_agent_plugin cc_streamcheck_plugin = {
     .backend = streamcheck_backend,
     .default_track = (CC_TRACK_ALL & ~(CC_TRACK_RUNTIME | CC_TRACK_DRIVER)) | CC_TRACK_APIWORK,
     .event_thread = 1,
+    .needs_collectives = 1,
     .instr_client = streamcheck_client,
     .init = cc_access_init,
     .on_resource = cc_access_on_resource,

@@ -14,6 +14,15 @@
 #   late_kernel.cu            6,000 launches of a learned reader on s1, then a new writer on s2
 #                             with no order: race (after launch-end callbacks were turned off)
 #   late_kernel.cu -DCC_ORDERED             s2 waits on an event after the reads: clean
+#   nccl_race.cu race         write_grad (stream A) writes grad, an in-place ncclAllReduce on
+#                             stream B with no wait: race ncclAllReduce / write_grad
+#   nccl_race.cu ok           B waits for an event after write_grad: clean
+#   nccl_race.cu read_race    read_grad (A) reads the allreduce's result with no wait: race
+#                             read_grad / ncclAllReduce
+#   nccl_race.cu read_ok      A waits for an event recorded on B after the allreduce: clean
+#   nccl_race.cu group        read_race with the allreduce inside ncclGroupStart/End: race
+#                             (the nccl_race cases are skipped, with the reason, when
+#                             libnccl.so.2 cannot be loaded)
 #   torch_record_stream.py    tensor freed without record_stream, block reused: race
 #   torch_record_stream.py, CC_RECORD_STREAM=1  the twin: clean (skipped without torch)
 # Each run is judged by tests/gpu/verdict.py: cucheck exits 0 as the program does (no crash, no
@@ -66,6 +75,7 @@ build graph_disjoint_ok $D/graph.cu -DCC_DISJOINT
 build graph_destroyed_race $D/graph.cu -DCC_DESTROY_GRAPH
 build late_kernel_race $D/late_kernel.cu
 build late_kernel_ok $D/late_kernel.cu -DCC_ORDERED
+build nccl_race $D/nccl_race.cu -ldl
 
 fail=0 npass=0 nfail=0
 count() { grep -c "$1" "$2" 2>/dev/null || true; }
@@ -188,6 +198,24 @@ done
 # The switch works, and without node arguments --mode api cannot see the race (a known false
 # negative of the switched-off path: the nodes have no access sets).
 check graph_race_noargs_known_fn api none graphsets:none CUCHECK_SC_GRAPH_ARGS=0 -- "$W/graph_race"
+
+# NCCL collectives as stream operations (a one-rank communicator on GPU 0): the agent's
+# interposer reports ncclAllReduce reading and writing grad on stream B. NCCL's own kernel, if
+# a one-rank in-place allreduce launches one, may be a second side (its inferred set names
+# grad): optional.
+NK='ncclDevKernel|ncclKernel'
+if "$W/nccl_race" probe > "$OUT/nccl_probe.log" 2>&1; then
+  for mode in api default full; do
+    check nccl_race $mode "$R;kernel=ncclAllReduce;other=write_grad + $R;kernel=$NK;other=write_grad;optional" - -- "$W/nccl_race" race
+    check nccl_ok $mode none - -- "$W/nccl_race" ok
+    check nccl_read_race $mode "$R;kernel=read_grad;other=ncclAllReduce + $R;kernel=read_grad;other=$NK;optional" - -- "$W/nccl_race" read_race
+    check nccl_read_ok $mode none - -- "$W/nccl_race" read_ok
+    check nccl_group_race $mode "$R;kernel=read_grad;other=ncclAllReduce + $R;kernel=read_grad;other=$NK;optional" - -- "$W/nccl_race" group
+  done
+else
+  echo "| nccl_race | all | - | SKIPPED (not run, not passed): $(tail -1 "$OUT/nccl_probe.log") | - |" |
+    tee -a "$OUT/verdicts.md"
+fi
 
 if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
   for mode in api default full; do

@@ -6,7 +6,9 @@
  * (reduce on and off the root, allgather); ncclBcast, which calls ncclBroadcast inside NCCL,
  * gives one event; a group's calls wait for the outermost ncclGroupEnd, keep call order and the
  * grouped flag, and are dropped when the group fails; without needs_collectives nothing is
- * emitted. The agent functions the interposer uses are stubbed here. */
+ * emitted. The agent functions the interposer uses are stubbed here. Built twice: linked with
+ * the fake (agent.nccl_calls), and as nccl_local_test, which dlopens it RTLD_LOCAL
+ * (agent.nccl_calls_local_scope). */
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
@@ -17,7 +19,17 @@ typedef struct fake_comm {
     int rank, nranks;
 } fake_comm;
 
+#ifdef CC_FAKE_NCCL_LOCAL
+/* nccl_local_test: the fake library is dlopen'ed with RTLD_LOCAL, as Python loads PyTorch (and
+ * libnccl with it): its symbols are not global, and the interposer must still find them. */
+#include <dlfcn.h>
+#include <stdio.h>
+static int *fake_result_p, *fake_calls_p;
+#define fake_nccl_result (*fake_result_p)
+#define fake_nccl_calls (*fake_calls_p)
+#else
 extern int fake_nccl_result, fake_nccl_calls;
+#endif
 
 int ncclAllReduce(const void *, void *, size_t, int, int, void *, void *);
 int ncclBcast(void *, size_t, int, int, void *, void *);
@@ -172,6 +184,16 @@ static void test_not_wanted(void)
 
 int main(void)
 {
+#ifdef CC_FAKE_NCCL_LOCAL
+    void *h = dlopen(CC_FAKE_NCCL_LOCAL, RTLD_NOW | RTLD_LOCAL);
+    fake_result_p = h != NULL ? dlsym(h, "fake_nccl_result") : NULL;
+    fake_calls_p = h != NULL ? dlsym(h, "fake_nccl_calls") : NULL;
+    if (fake_result_p == NULL || fake_calls_p == NULL) {
+        fprintf(stderr, "cannot load %s: %s\n", CC_FAKE_NCCL_LOCAL, dlerror());
+        return 1;
+    }
+    CHECK(dlsym(RTLD_DEFAULT, "fake_nccl_calls") == NULL); /* not in the global scope */
+#endif
     test_single_calls();
     test_groups();
     test_not_wanted();

@@ -1,16 +1,19 @@
 /* NCCL's API, interposed: when the agent is LD_PRELOADed these definitions come before
  * libnccl's in the global symbol order, so a program (or PyTorch) linked with NCCL, or one that
  * resolves NCCL through dlsym(RTLD_DEFAULT, ...), calls them. Each forwards to NCCL's own
- * function (dlsym(RTLD_NEXT): resolved on first use and kept; looked up again while NCCL is not
- * loaded, when the call returns ncclSystemError) and hands the calls NCCL took to
+ * function (resolved on first use and kept: dlsym(RTLD_NEXT), else in the loaded objects, where
+ * a library loaded with RTLD_LOCAL keeps it; looked up again while NCCL is not loaded, when the
+ * call returns ncclSystemError) and hands the calls NCCL took to
  * nccl_record.c. NCCL calling its own public functions (ncclBcast calls ncclBroadcast through
  * its PLT) reaches these wrappers too: a call made while a wrapper of the same thread runs is
  * only forwarded. Not interposed: a program that takes the functions from a dlopen handle
  * (dlsym(handle, ...)), NCCL linked statically, an agent loaded only through
  * CUDA_INJECTION64_PATH. */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "agent/host/nccl_calls.h"
 #include "cucheck/event.h"
@@ -28,13 +31,86 @@ typedef int (*simulate_fn)(void *);
 
 static _Thread_local int cc_nccl_inside; /* a wrapper of this thread is running */
 
+/* NCCL's `name` in a loaded object other than the agent: found where RTLD_NEXT does not look,
+ * in a library loaded into a local scope (Python imports torch's libtorch_cuda.so with
+ * RTLD_LOCAL, and libnccl.so.2 comes with it, so its symbols are not global; libtorch_cuda's
+ * calls still bind to the agent's definitions, which are). The objects' names are copied
+ * first, and dlopen(RTLD_NOLOAD) runs outside dl_iterate_phdr's callback. */
+enum { CC_NCCL_MAX_OBJECTS = 1024 };
+typedef struct cc_nccl_objects {
+    char *names[CC_NCCL_MAX_OBJECTS];
+    size_t n;
+} cc_nccl_objects;
+
+static int cc_nccl_collect(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    cc_nccl_objects *o = arg;
+    if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0' && o->n < CC_NCCL_MAX_OBJECTS) {
+        char *copy = strdup(info->dlpi_name);
+        if (copy != NULL) {
+            o->names[o->n++] = copy;
+        }
+    }
+    return 0;
+}
+
+/* f, unless it is one of the agent's own functions (then NULL). */
+static void *cc_nccl_not_ours(void *f)
+{
+    Dl_info mine, theirs;
+    if (f == NULL || dladdr((void *)cc_nccl_collect, &mine) == 0 || dladdr(f, &theirs) == 0) {
+        return f;
+    }
+    return theirs.dli_fbase == mine.dli_fbase ? NULL : f;
+}
+
+static void *cc_nccl_in_loaded(const char *name, const char *library)
+{
+    void *h = dlopen(library, RTLD_LAZY | RTLD_NOLOAD);
+    if (h == NULL) {
+        return NULL;
+    }
+    void *f = cc_nccl_not_ours(dlsym(h, name));
+    dlclose(h); /* the object stays: it was loaded before */
+    return f;
+}
+
+void *cc_nccl_lookup(const char *name)
+{
+    void *f = cc_nccl_not_ours(dlsym(RTLD_NEXT, name));
+    if (f == NULL) {
+        f = cc_nccl_in_loaded(name, "libnccl.so.2");
+    }
+    if (f == NULL) {
+        cc_nccl_objects *o = calloc(1, sizeof *o);
+        if (o == NULL) {
+            return NULL;
+        }
+        dl_iterate_phdr(cc_nccl_collect, o);
+        for (size_t i = 0; i < o->n; i++) {
+            if (f == NULL && strstr(o->names[i], "nccl") != NULL) { /* NCCL's own first */
+                f = cc_nccl_in_loaded(name, o->names[i]);
+            }
+        }
+        for (size_t i = 0; i < o->n; i++) {
+            if (f == NULL) {
+                f = cc_nccl_in_loaded(name, o->names[i]);
+            }
+            free(o->names[i]);
+        }
+        free(o);
+    }
+    return f;
+}
+
 /* NCCL's own name into *fn (a function pointer of size n); 0 when NCCL is not loaded (said once
  * on stderr). */
 static int cc_nccl_real(const char *name, void *_Atomic *slot, void *fn, size_t n)
 {
     void *f = atomic_load_explicit(slot, memory_order_acquire);
     if (f == NULL) {
-        f = dlsym(RTLD_NEXT, name);
+        f = cc_nccl_lookup(name);
         if (f == NULL) {
             static atomic_int said;
             if (!atomic_exchange(&said, 1)) {

@@ -1,6 +1,6 @@
 /* The agent's interposer of NCCL's API, for tools whose plug-in sets needs_collectives
  * (streamcheck): nccl_calls.c defines the exported NCCL functions, which forward to NCCL's own
- * (dlsym(RTLD_NEXT)); nccl_record.c turns each successful call into a CC_EV_COLLECTIVE event
+ * (cc_nccl_lookup); nccl_record.c turns each successful call into a CC_EV_COLLECTIVE event
  * (the byte rules of core/nccl_ops.h, the stream as launch events name it, the call's host
  * stack) and holds a thread's calls inside ncclGroupStart/ncclGroupEnd until the outermost
  * ncclGroupEnd returned. NCCL's types are not included: handles are pointers, enums ints. */
@@ -31,6 +31,10 @@ static inline int cc_nccl_taken(int r)
 {
     return r == CC_NCCL_SUCCESS || r == CC_NCCL_IN_PROGRESS;
 }
+
+/* nccl_calls.c: NCCL's own function `name` (not the agent's), or NULL: dlsym(RTLD_NEXT), else
+ * any loaded object that defines it (NCCL in a local scope, e.g. under PyTorch). Not cached. */
+void *cc_nccl_lookup(const char *name);
 
 /* nccl_record.c: a call NCCL took: its event now, or queued while a group is open. */
 void cc_nccl_record(const cc_nccl_call *c);

@@ -32,7 +32,7 @@ static int cc_comm_int(const char *name, void *_Atomic *slot, void *comm, int fa
 {
     void *f = atomic_load_explicit(slot, memory_order_acquire);
     if (f == NULL) {
-        f = dlsym(RTLD_NEXT, name);
+        f = cc_nccl_lookup(name);
         if (f == NULL) {
             return fallback;
         }

@@ -8,7 +8,10 @@
 # or that no process wrote a report (the program then ran unchecked, at native speed); other
 # runs are shown as x in the runs column (the reason on stderr) and left out of the median.
 # Prints a markdown table: median, ratio to the first configuration's median, failed runs, and
-# every run. Exit status 1 when a run failed, 2 on bad use.
+# every run. A command that also prints BENCH_DEVICE_USED_MIB and BENCH_HOST_PEAK_MIB
+# (bench/workloads with BENCH_MEMINFO=1) adds four columns: the medians of both and their excess
+# over the first configuration's (a tool's own device and host memory). Exit status 1 when a run
+# failed, 2 on bad use.
 # Usage: rounds.sh CONFIG_FILE ROUNDS [TIMEOUT_S]
 set -u
 cfg=${1:?usage: rounds.sh CONFIG_FILE ROUNDS [TIMEOUT_S]}
@@ -22,7 +25,12 @@ n=${#lines[@]}
 unchecked='cucheck: cannot (attach|profile)|no process wrote a report|runs (unchecked|unprofiled)'
 err=$(mktemp "${TMPDIR:-/tmp}/rounds.XXXXXX")
 trap 'rm -f "$err"' EXIT
-declare -a vals fails
+declare -a vals fails devs hosts
+# The median of the numbers among the words of $1, or "-".
+median() {
+    tr ' ' '\n' <<<"$1" | grep -E '^[0-9.]+$' | sort -g |
+        awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}'
+}
 failed=0
 for ((r = 0; r < rounds; r++)); do
     for ((i = 0; i < n; i++)); do
@@ -31,6 +39,8 @@ for ((r = 0; r < rounds; r++)); do
         out=$(timeout "$limit" bash -c "$cmd" 2>"$err")
         rc=$?
         v=$(sed -n 's/^BENCH_TIME_MS[[:space:]]*//p' <<<"$out" | tail -1)
+        dev=$(sed -n 's/^BENCH_DEVICE_USED_MIB[[:space:]]*//p' <<<"$out" | tail -1)
+        host=$(sed -n 's/^BENCH_HOST_PEAK_MIB[[:space:]]*//p' <<<"$out" | tail -1)
         why=""
         if [ $rc -ne 0 ]; then why="exit $rc"
         elif [ -z "$v" ]; then why="no BENCH_TIME_MS"
@@ -41,17 +51,34 @@ for ((r = 0; r < rounds; r++)); do
             v=x; fails[i]=$(( ${fails[i]:-0} + 1 )); failed=1
         fi
         vals[i]="${vals[i]:-} ${v:--}"
+        if [ "$v" != x ] && [ -n "$dev$host" ]; then
+            memory=1
+            devs[i]="${devs[i]:-} ${dev:--}"
+            hosts[i]="${hosts[i]:-} ${host:--}"
+        fi
     done
 done
-echo "| configuration | median | ratio | failed runs | runs |"
-echo "|---|---:|---:|---:|---|"
-first=""
+if [ "${memory:-0}" = 1 ]; then
+    echo "| configuration | median | ratio | failed runs | runs | device MiB | extra device MiB | host peak MiB | extra host MiB |"
+    echo "|---|---:|---:|---:|---|---:|---:|---:|---:|"
+else
+    echo "| configuration | median | ratio | failed runs | runs |"
+    echo "|---|---:|---:|---:|---|"
+fi
+# "+X" over the first configuration's median, or "-".
+extra() { awk -v m="$1" -v f="$2" 'BEGIN {if (m ~ /^[0-9.]+$/ && f ~ /^[0-9.]+$/) printf "%+.0f", m-f; else print "-"}'; }
+first="" first_dev="" first_host=""
 for ((i = 0; i < n; i++)); do
     label=${lines[i]%%$'\t'*}
-    med=$(tr ' ' '\n' <<<"${vals[i]}" | grep -E '^[0-9.]+$' | sort -g |
-          awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}')
+    med=$(median "${vals[i]}")
     [ -z "$first" ] && first=$med
     ratio=$(awk -v m="$med" -v f="$first" 'BEGIN {if (m+0 > 0 && f+0 > 0) printf "%.3f", m/f; else print "-"}')
-    echo "| $label | $med | $ratio | ${fails[i]:-0} |${vals[i]} |"
+    row="| $label | $med | $ratio | ${fails[i]:-0} |${vals[i]} |"
+    if [ "${memory:-0}" = 1 ]; then
+        dmed=$(median "${devs[i]:-}") hmed=$(median "${hosts[i]:-}")
+        [ "$i" = 0 ] && first_dev=$dmed first_host=$hmed
+        row="$row $dmed | $(extra "$dmed" "$first_dev") | $hmed | $(extra "$hmed" "$first_host") |"
+    fi
+    echo "$row"
 done
 exit $failed

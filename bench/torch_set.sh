@@ -11,7 +11,9 @@
 # TORCH_SET_SLOW=1, at the smallest step count only, also TORCH_CUDA_SANITIZER=1 (CSAN) and
 # `compute-sanitizer --tool memcheck`. A workload that prints BENCH_SKIPPED on a one-step probe
 # (no transformers, torch.compile failing) gets one line saying why. Appends one table per
-# workload and step count (ms per step, ratio to native) to OUT_DIR/torch_set.md.
+# workload and step count (ms per step, ratio to native; BENCH_MEMINFO=1 for every run, so the
+# tables carry each configuration's device memory in use and host peak memory, and their excess
+# over native: a tool's own memory) to OUT_DIR/torch_set.md.
 # Variables: PYTHON (default python3), TORCH_SET_ONLY (workload names, default all five),
 # TORCH_SET_TIMEOUT (seconds per run, default 600), TORCH_SET_SLOW, TORCH_SET_DRY_RUN=1 (write
 # and print the configurations, run nothing, need no GPU). Without a GPU: "no GPU: skipped", exit
@@ -38,6 +40,7 @@ mkdir -p "$out" || exit 2
 md="$out/torch_set.md"
 smallest=$(tr ' ' '\n' <<<"$steps" | sort -n | head -1)
 limit=${TORCH_SET_TIMEOUT:-600}
+export BENCH_MEMINFO=1 # the memory columns (bench/rounds.sh)
 if [ "$dry" != 1 ]; then
     if ! "$py" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
         echo "torch_set.sh: $py has no CUDA PyTorch: skipped" | tee -a "$md"; exit 0

@@ -4,12 +4,16 @@ hf_step.py, compiled_step.py, tiny_kernels_step.py): the
 torch.manual_seed(0), and the measurement: --warmup untimed steps, a synchronize, --steps timed
 steps (under torch.profiler with CPU + CUDA activities when BENCH_TORCH_PROFILER=1), a synchronize,
 then BENCH_TIME_MS (milliseconds per timed step), BENCH_THREAD_CPU_MS (CPU time of the launching
-thread per timed step) and, with BENCH_MEMINFO=1, BENCH_DEVICE_USED_MIB and BENCH_PROGRAM_MIB.
+thread per timed step) and, with BENCH_MEMINFO=1, BENCH_DEVICE_USED_MIB (the GPU's memory in use
+after the timed steps, any tool's own buffers included), BENCH_PROGRAM_MIB (what PyTorch's
+allocator reserved at most) and BENCH_HOST_PEAK_MIB (the process's peak resident memory, an
+in-process tool's own included).
 Standard library only at import; torch is imported by load_torch().
 """
 import argparse
 import contextlib
 import os
+import resource
 import time
 
 
@@ -78,4 +82,6 @@ def measure(torch, name, args, step, warmup_fails_as=None):
         free, total = torch.cuda.mem_get_info()
         print("BENCH_DEVICE_USED_MIB %.1f" % ((total - free) / 1048576.0))
         print("BENCH_PROGRAM_MIB %.1f" % (torch.cuda.max_memory_reserved() / 1048576.0))
+        peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+        print("BENCH_HOST_PEAK_MIB %.1f" % (peak_kib / 1024.0))
     return 0

@@ -33,4 +33,18 @@ expect_in "$OUT" "| other | 6 | 1.500 | 0 | 6 6 |" "ratio to the first configura
 bash "$rounds" "$cfg" two >"$OUT" 2>"$ERR"
 RC=$?
 expect_rc 2 "ROUNDS not a number"
+
+# memory columns: the medians of BENCH_DEVICE_USED_MIB / BENCH_HOST_PEAK_MIB and the excess over
+# the first configuration; failed runs leave them out
+printf '%s\t%s\n' \
+  "native" "echo BENCH_TIME_MS 10; echo BENCH_DEVICE_USED_MIB 1000; echo BENCH_HOST_PEAK_MIB 500" \
+  "tool" "echo BENCH_TIME_MS 12; echo BENCH_DEVICE_USED_MIB 1300; echo BENCH_HOST_PEAK_MIB 650" \
+  "broken" "echo BENCH_TIME_MS 9; echo BENCH_DEVICE_USED_MIB 1; exit 3" >"$cfg"
+bash "$rounds" "$cfg" 3 >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 1 "rounds.sh with memory lines and a failed configuration"
+expect_in "$OUT" "| runs | device MiB | extra device MiB | host peak MiB | extra host MiB |" "memory header"
+expect_in "$OUT" "| native | 10 | 1.000 | 0 | 10 10 10 | 1000 | +0 | 500 | +0 |" "native memory"
+expect_in "$OUT" "| tool | 12 | 1.200 | 0 | 12 12 12 | 1300 | +300 | 650 | +150 |" "a tool's extra memory"
+expect_in "$OUT" "| broken | - | - | 3 | x x x | - | - | - | - |" "no memory from failed runs"
 finish

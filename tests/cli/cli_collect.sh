@@ -6,10 +6,7 @@
 # --error-exitcode, exit status and signals, SIGTERM forwarding, report directories (temporary
 # and removed, kept, reused without mixing runs), --report-file patterns.
 source "$(dirname "$0")/data/common.bash"
-CUCHECK_AGENT="$(harmless_agent)" || { echo "skip: no C library found to stand in for the agent"; exit 77; }
-export CUCHECK_AGENT
-export TMPDIR="$WORK/tmp"
-mkdir -p "$TMPDIR"
+use_harmless_agent
 
 # $REPORT KIND SEVERITY: a process that writes one finding to its own report file, named by
 # $CUCHECK_REPORT with %p = its pid and %q{RANK} = $RANK.

@@ -10,10 +10,8 @@
 # also merges this run's files (not an older one) into OUT; --merge-trace with a plain FILE or
 # without --trace is refused before the program starts.
 source "$(dirname "$0")/data/common.bash"
-CUCHECK_AGENT="$(harmless_agent)" || { echo "skip: no C library found to stand in for the agent"; exit 77; }
-export CUCHECK_AGENT
-export TMPDIR="$WORK/tmp"
-mkdir -p "$TMPDIR" "$WORK/t"
+use_harmless_agent
+mkdir -p "$WORK/t"
 unset RANK
 
 # $TRACE: writes the timeline of "rank $RANK" (base wall clock 1000 + RANK µs) where the trace

@@ -8,10 +8,7 @@
 # one); JSON and SARIF carry "ranks" and "pids"; several processes without ranks are named by
 # pid; a single process of an older report (no rank in its header) reads as before.
 source "$(dirname "$0")/data/common.bash"
-CUCHECK_AGENT="$(harmless_agent)" || { echo "skip: no C library found to stand in for the agent"; exit 77; }
-export CUCHECK_AGENT
-export TMPDIR="$WORK/tmp"
-mkdir -p "$TMPDIR"
+use_harmless_agent
 
 # $REPORT KIND [OLD]: a process that writes one error finding of KIND to its report; with OLD
 # the header is an older writer's (no rank keys).

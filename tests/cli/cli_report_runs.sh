@@ -9,10 +9,7 @@
 # record in the middle or a damaged section of another run hide none of this run's findings, and
 # --error-exitcode still fires; every default report name holds the run id.
 source "$(dirname "$0")/data/common.bash"
-CUCHECK_AGENT="$(harmless_agent)" || { echo "skip: no C library found to stand in for the agent"; exit 77; }
-export CUCHECK_AGENT
-export TMPDIR="$WORK/tmp"
-mkdir -p "$TMPDIR"
+use_harmless_agent
 
 # $REPORT KIND [PID]: a process that writes a header and one error finding to the report file
 # named by $CUCHECK_REPORT, with %p = PID (its own pid when not given: a fixed PID stands for a

@@ -5,10 +5,7 @@
 # exit status and print levels), and every bad value is one line on stderr with exit 2 and no
 # program started.
 source "$(dirname "$0")/data/common.bash"
-CUCHECK_AGENT="$(harmless_agent)" || { echo "skip: no C library found to stand in for the agent"; exit 77; }
-export CUCHECK_AGENT
-export TMPDIR="$WORK/tmp"
-mkdir -p "$TMPDIR"
+use_harmless_agent
 MC="$DATA/cs_memcheck.scn"
 SC="$DATA/cs_streams.scn"
 MARK="$WORK/started"

@@ -81,3 +81,13 @@ harmless_agent() {
   fi
   return 1
 }
+
+# A test of the CLI without the real agent: the harmless library above as CUCHECK_AGENT and a
+# private TMPDIR (where the CLI keeps report directories); skips the test (exit 77) when no C
+# library can stand in.
+use_harmless_agent() {
+  CUCHECK_AGENT="$(harmless_agent)" || { echo "skip: no C library found to stand in for the agent"; exit 77; }
+  export CUCHECK_AGENT
+  export TMPDIR="$WORK/tmp"
+  mkdir -p "$TMPDIR"
+}

@@ -13,16 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cuda_runtime.h>
-
-#define CK(call)                                                                           \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                    cudaGetErrorString(e_));                                               \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
+#include "../streamcheck/sc_common.h" /* CK() */
 
 enum { N = 1000 }; /* floats: 4000 bytes, so the end of a buffer is not a page end */
 

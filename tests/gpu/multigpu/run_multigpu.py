@@ -45,7 +45,7 @@ def case(name, prog, args, tools, expect=None, gpus=1, ranks=0, rank_of=None):
 CASES = [
     case("peer-read-ok", "mg_devices", ["peer-read-ok"], ALL_TOOLS, gpus=2),
     case("peer-read-oob", "mg_devices", ["peer-read-oob"], ("memcheck",),
-         "kind=invalid-global-read;kernel=peer_gather;at=mg_devices.cu:33", gpus=2),
+         "kind=invalid-global-read;kernel=peer_gather;at=mg_devices.cu:24", gpus=2),
     case("xdev-race", "mg_devices", ["xdev-race"], ("streamcheck",),
          "kind=race;kernel=consume_peer;other=produce", gpus=2),
     case("xdev-ok", "mg_devices", ["xdev-ok"], ALL_TOOLS, gpus=2),
@@ -54,7 +54,7 @@ CASES = [
     case("peercopy-ok", "mg_devices", ["peercopy-ok"], ("streamcheck", "memcheck"), gpus=2),
     # two ranks on any number of GPUs (they share GPU 0 on a one-GPU machine; no NCCL)
     case("rank1-oob", "mg_rank_oob", ["1"], ("memcheck",),
-         "kind=invalid-global-read;kernel=scale_rank;at=mg_rank_oob.cu:26", ranks=2, rank_of=1),
+         "kind=invalid-global-read;kernel=scale_rank;at=mg_rank_oob.cu:17", ranks=2, rank_of=1),
     case("ranks-clean", "mg_rank_oob", ["-1"], ("memcheck", "streamcheck", "profile"), ranks=2),
     # NCCL: one GPU per rank; as many ranks as GPUs, up to 2
     case("ddp-clean", "ddp_streams.py", ["clean"], ("streamcheck", "memcheck", "run"), ranks=-2),

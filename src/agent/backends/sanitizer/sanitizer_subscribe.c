@@ -182,6 +182,10 @@ static const Sanitizer_CallbackId cc_work_runtime_calls[] = {
     SANITIZER_CBID_RUNTIME_API_cudaStreamBeginCaptureToGraph_ptsz,
     SANITIZER_CBID_RUNTIME_API_cudaStreamEndCapture,
     SANITIZER_CBID_RUNTIME_API_cudaStreamEndCapture_ptsz,
+    SANITIZER_CBID_RUNTIME_API_cudaFreeHost,
+    SANITIZER_CBID_RUNTIME_API_cudaDeviceSetLimit,
+    SANITIZER_CBID_RUNTIME_API_cudaGraphLaunch,
+    SANITIZER_CBID_RUNTIME_API_cudaGraphLaunch_ptsz,
 };
 static const Sanitizer_CallbackId cc_work_driver_calls[] = {
     SANITIZER_CBID_DRIVER_API_cuCtxSynchronize,
@@ -226,6 +230,26 @@ static const Sanitizer_CallbackId cc_work_driver_calls[] = {
     SANITIZER_CBID_DRIVER_API_cuStreamBeginCaptureToGraph_ptsz,
     SANITIZER_CBID_DRIVER_API_cuStreamEndCapture,
     SANITIZER_CBID_DRIVER_API_cuStreamEndCapture_ptsz,
+    /* the launch calls the instrumentation manager's launch gate holds, and the stack limit it
+     * reads again when the program sets one */
+    SANITIZER_CBID_DRIVER_API_cuLaunch,
+    SANITIZER_CBID_DRIVER_API_cuLaunchGrid,
+    SANITIZER_CBID_DRIVER_API_cuLaunchGridAsync,
+    SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernelMultiDevice,
+    SANITIZER_CBID_DRIVER_API_cuGraphLaunch,
+    SANITIZER_CBID_DRIVER_API_cuGraphLaunch_ptsz,
+    SANITIZER_CBID_DRIVER_API_cuCtxSetLimit,
+    /* more copies, memsets and frees a program may call itself (memcheck's findings) */
+    SANITIZER_CBID_DRIVER_API_cuMemFreeHost,
+    SANITIZER_CBID_DRIVER_API_cuMemsetD16_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemsetD16Async,
+    SANITIZER_CBID_DRIVER_API_cuMemsetD2D8_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemsetD2D32_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpy2D_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpy2DAsync_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpy2DUnaligned_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpy3D_v2,
+    SANITIZER_CBID_DRIVER_API_cuMemcpy3DAsync_v2,
 };
 
 /* Only the callbacks the translators use are enabled (each enabled callback costs on every

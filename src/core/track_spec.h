@@ -23,11 +23,6 @@
 #define CC_TRACK_IDLE 0x400u
 /* Only the API calls whose parameters the tracking reads (without runtime and driver). */
 #define CC_TRACK_APIWORK 0x800u
-/* The device tools' default (memcheck, racecheck, synccheck, initcheck): every runtime call
- * (their failed frees, copies and memsets are findings) and, of the driver's, only those the
- * agent reads (APIWORK): frameworks make thousands of driver calls per training step that no
- * device tool uses (PyTorch: about 4,750 per transformer step, 950k callbacks in 200 steps). */
-#define CC_TRACK_DEVICE_TOOLS ((CC_TRACK_ALL & ~CC_TRACK_DRIVER) | CC_TRACK_APIWORK)
 
 /* 0 with *bits set, or -1 (unknown or empty group, empty spec) with *bits untouched. */
 int cc_track_spec_parse(const char *spec, uint32_t *bits);

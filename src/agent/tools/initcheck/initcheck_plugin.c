@@ -13,7 +13,6 @@
 #include "agent/tools/initcheck/ic_model.h"
 #include "agent/tools/memcheck/mc_torch.h"
 #include "core/agent_env.h"
-#include "core/track_spec.h"
 
 static const cc_instr_client *initcheck_client(void)
 {
@@ -46,7 +45,6 @@ static void initcheck_init(void)
 
 const cc_agent_plugin cc_initcheck_plugin = {
     .tool = "initcheck",
-    .default_track = CC_TRACK_DEVICE_TOOLS,
     .init = initcheck_init,
     .instr_client = initcheck_client,
     .on_resource = cc_mc_torch_on_resource,

@@ -12,7 +12,6 @@
 #include "agent/tools/memcheck/mc_torch.h"
 #include "agent/tools/memcheck/mc_windows.h"
 #include "core/agent_env.h"
-#include "core/track_spec.h"
 
 static const cc_instr_client *memcheck_client(void)
 {
@@ -67,7 +66,6 @@ static void memcheck_init(void)
 
 const cc_agent_plugin cc_memcheck_plugin = {
     .tool = "memcheck",
-    .default_track = CC_TRACK_DEVICE_TOOLS,
     .init = memcheck_init,
     .instr_client = memcheck_client,
     .on_resource = memcheck_on_resource,

@@ -8,7 +8,6 @@
 #include "agent/core/agent_plugin.h"
 #include "agent/tools/racecheck/rc_client.h"
 #include "core/agent_env.h"
-#include "core/track_spec.h"
 
 static const cc_instr_client *racecheck_client(void)
 {
@@ -33,7 +32,6 @@ static void racecheck_on_api(Sanitizer_CallbackDomain domain, Sanitizer_Callback
 
 const cc_agent_plugin cc_racecheck_plugin = {
     .tool = "racecheck",
-    .default_track = CC_TRACK_DEVICE_TOOLS,
     .instr_client = racecheck_client,
     .on_api = racecheck_on_api,
 };

@@ -8,7 +8,6 @@
 #include "agent/core/agent_plugin.h"
 #include "agent/tools/synccheck/sy_client.h"
 #include "core/agent_env.h"
-#include "core/track_spec.h"
 
 static const cc_instr_client *synccheck_client(void)
 {
@@ -27,6 +26,5 @@ static const cc_instr_client *synccheck_client(void)
 
 const cc_agent_plugin cc_synccheck_plugin = {
     .tool = "synccheck",
-    .default_track = CC_TRACK_DEVICE_TOOLS,
     .instr_client = synccheck_client,
 };

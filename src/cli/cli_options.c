@@ -22,7 +22,8 @@ const cc_option_spec cc_cli_global_options[] = {
     {"report-dir", 1, "DIR", "write per-process reports into DIR (default: a temporary directory, "
                              "removed at the end unless --keep-reports)"},
     {"report-file", 1, "PATTERN", "per-process JSON Lines report path; %p = pid, %q{VAR} = "
-                                  "environment variable, %% = % (default: DIR/cucheck.%p.jsonl)"},
+                                  "environment variable, %r = \"rank<R>.\" for a process with a "
+                                  "rank, %% = % (default: DIR/cucheck.RUNID.%r%p.jsonl)"},
     {"keep-reports", 0, NULL, "keep the temporary report directory and print its path"},
     {"format", 1, "FMT", "final report format on stdout: text (default), json (JSON Lines), sarif"},
     {"output", 1, "FILE", "write the final report to FILE instead of stdout"},

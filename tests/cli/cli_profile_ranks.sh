@@ -99,4 +99,17 @@ expect_usage_error "--merge-trace without --trace" profile --merge-trace "$WORK/
 expect_usage_error "--merge-trace with %" \
   profile --trace "$WORK/s/r.%p.json" --merge-trace "$WORK/t/m.%p.json" -- true
 
+
+# The agent's note names a part as a part (replayed, no program): the CLI merges the parts and
+# removes them, so the note must not read like the final trace.
+scn="$SOURCE_DIR/tests/scenarios/profile/kernels_demangled.scn"
+"$CUCHECK" replay --tool profile --trace "$WORK/t/x.42.rank0.7.part" "$scn" >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "replay writing a part"
+expect_in "$OUT" "x.42.rank0.7.part (this process's part: cucheck merges the parts" "a part's note"
+"$CUCHECK" replay --tool profile --trace "$WORK/t/whole.json" "$scn" >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "replay writing a whole trace"
+expect_in "$OUT" "trace written to $WORK/t/whole.json" "a whole trace's note"
+expect_not_in "$OUT" "this process's part" "no part wording for a whole trace"
 finish

@@ -112,8 +112,15 @@ static void write_trace(prof_state *s)
     }
     int bad = cc_prof_write_trace(f, &s->data, s->kernel_names) != 0;
     bad |= fclose(f) != 0;
-    snprintf(msg, sizeof msg, "profile: trace %s %s%s", bad ? "could not be fully written to" :
-             "written to", path, fallback);
+    /* A part of a several-process trace (cli/trace_parts.c: FILE.RUNID.rank<R>.PID.part): the
+     * CLI merges the parts into FILE at the end and removes them. */
+    size_t plen = strlen(path);
+    int part = (plen > 5 && strcmp(path + plen - 5, ".part") == 0) ||
+               (plen > 8 && strcmp(path + plen - 8, ".part.gz") == 0);
+    snprintf(msg, sizeof msg, "profile: trace %s %s%s%s", bad ? "could not be fully written to" :
+             "written to", path, fallback,
+             part ? " (this process's part: cucheck merges the parts into one trace at the end)"
+                  : "");
     s->host->note(s->host, msg);
 }
 

@@ -29,6 +29,7 @@ typedef struct mc_launch {
     uint64_t callsite;
     uint64_t stream;
     uint64_t module;          /* the kernel's module handle (0 if unknown) */
+    int32_t device;           /* the device it ran on (-1 if unknown) */
     uint64_t alloc_mark;      /* the allocation map's clock at this launch */
     int held;                 /* unread: alloc_mark is held in the map (cc_allocmap_hold) */
     uint64_t heap_mark;       /* the sub-allocators' heap and region clocks at this launch */

@@ -237,9 +237,16 @@ void mc_on_device_error(mc_state *s, const cc_ev_device_access_error *e)
         rel[nrel].message = rel_msg[nrel];
         nrel++;
     } else if (a != NULL && v.w.where != CC_WHERE_NOWHERE) {
+        /* A kernel of one device reaching another's memory (peer access): both devices named. */
+        char peer[96] = "";
+        if (l != NULL && l->device >= 0 && a->device >= 0 && a->device != l->device) {
+            snprintf(peer, sizeof peer, " on device %d (a peer access: the kernel ran on device %d)",
+                     (int)a->device, (int)l->device);
+        }
         snprintf(rel_msg[nrel], sizeof rel_msg[nrel], "%" PRIu64 " bytes at 0x%" PRIx64
-                 " allocated%s", a->size, a->base,
-                 a->mem_kind == CC_MEM_DEVICE_ASYNC ? " (stream-ordered, cudaMallocAsync)" : "");
+                 " allocated%s%s", a->size, a->base,
+                 a->mem_kind == CC_MEM_DEVICE_ASYNC ? " (stream-ordered, cudaMallocAsync)" : "",
+                 peer);
         rel[nrel].role = "allocation";
         rel[nrel].message = rel_msg[nrel];
         mc_stack(s, a->callsite, &rel[nrel].nframes, &rel[nrel].frames);

@@ -15,6 +15,7 @@ void mc_on_launch(mc_state *s, const cc_ev_launch *l)
     slot->callsite = l->callsite;
     slot->stream = l->stream;
     slot->module = l->module;
+    slot->device = l->device;
     slot->alloc_mark = cc_allocmap_clock(s->allocs);
     slot->held = 0;
     if (l->flags & CC_LAUNCH_FLAG_INSTRUMENTED) {

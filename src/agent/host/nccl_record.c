@@ -13,6 +13,7 @@
 #include "agent/core/agent.h"
 #include "agent/core/agent_plugin.h"
 #include "agent/host/nccl_calls.h"
+#include "core/grow.h"
 #include "core/nccl_ops.h"
 
 typedef int (*comm_int_fn)(const void *, int *);
@@ -77,17 +78,12 @@ void cc_nccl_record(const cc_nccl_call *c)
         cc_agent_emit(&ev);
         return;
     }
-    if (cc_group_len == cc_group_cap) {
-        size_t cap = cc_group_cap != 0 ? cc_group_cap * 2 : 16;
-        cc_event *q = realloc(cc_group_queue, cap * sizeof *q);
-        if (q == NULL) {
-            cc_agent_note("out of memory queuing an NCCL call of a group: it is not checked");
-            return;
-        }
-        cc_group_queue = q;
-        cc_group_cap = cap;
+    cc_event *slot = CC_ARRAY_PUSH(cc_group_queue, cc_group_len, cc_group_cap);
+    if (slot == NULL) {
+        cc_agent_note("out of memory queuing an NCCL call of a group: it is not checked");
+        return;
     }
-    cc_group_queue[cc_group_len++] = ev;
+    *slot = ev;
 }
 
 void cc_nccl_group_start(int taken)

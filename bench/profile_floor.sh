@@ -14,13 +14,8 @@ steps=${5:-200}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "no GPU: skipped"; exit 0; fi
-cuda=$(dirname "$(dirname "$(command -v nvcc)")")
-inc=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ -name cupti.h 2>/dev/null | head -1)")
-lib=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ -name 'libcupti.so' 2>/dev/null | head -1)")
 floor="$out/libcupti_kernel_floor.so"
-cc_c=${CC:-gcc}
-"$cc_c" -O2 -shared -fPIC -I"$inc" -I"$cuda/include" -o "$floor" "$here/floors/cupti_kernel_floor.c" \
-    -L"$lib" -lcupti -Wl,-rpath,"$lib" || { echo "cannot build the CUPTI floor" >&2; exit 1; }
+bash "$here/floors/build_cupti_floor.sh" "$floor" || exit 1
 nvcc -O3 -lineinfo -arch=native -I"$here/workloads" -o "$out/tiny_launches" \
     "$here/workloads/tiny_launches.cu" || exit 1
 kernel_only="--knob CUCHECK_PROFILE_OFF=memcpy,memset,sync,marker,api"

@@ -6,8 +6,10 @@
 # tiny_kernels_step.py, thousands of small launches per step), each at every step count (default
 # 200 and 1000, one warm-up step, so that the checked first launches count; compiled_step takes 3
 # for its compilation), each natively, under `cucheck run`, `run --track off` (the bare
-# subscription), `streamcheck`, `streamcheck --mode api`, `memcheck` and `profile`, and under the
-# anchors torch.profiler (BENCH_TORCH_PROFILER=1) and CUDA_LAUNCH_BLOCKING=1; with
+# subscription), `streamcheck`, `streamcheck --mode api`, `memcheck` and `profile`, under the
+# floor of CUPTI kernel tracing (floors/cupti_kernel_floor.c, preloaded; the row is left out,
+# with a line on stderr, where it cannot be built) and under the anchors torch.profiler
+# (BENCH_TORCH_PROFILER=1) and CUDA_LAUNCH_BLOCKING=1; with
 # TORCH_SET_SLOW=1, at the smallest step count only, also TORCH_CUDA_SANITIZER=1 (CSAN) and
 # `compute-sanitizer --tool memcheck`. A workload that prints BENCH_SKIPPED on a one-step probe
 # (no transformers, torch.compile failing) gets one line saying why. Appends one table per
@@ -15,6 +17,8 @@
 # tables carry each configuration's device memory in use and host peak memory, and their excess
 # over native: a tool's own memory) to OUT_DIR/torch_set.md.
 # Variables: PYTHON (default python3), TORCH_SET_ONLY (workload names, default all five),
+# TORCH_SET_CONFIGS (an extended regular expression: only the configurations whose label
+# matches run, native always, so that a long set can be split over several runs),
 # TORCH_SET_TIMEOUT (seconds per run, default 600), TORCH_SET_SLOW, TORCH_SET_DRY_RUN=1 (write
 # and print the configurations, run nothing, need no GPU). Without a GPU: "no GPU: skipped", exit
 # 0. Exit status 1 when a run failed, 2 on bad use.
@@ -41,6 +45,18 @@ md="$out/torch_set.md"
 smallest=$(tr ' ' '\n' <<<"$steps" | sort -n | head -1)
 limit=${TORCH_SET_TIMEOUT:-600}
 export BENCH_MEMINFO=1 # the memory columns (bench/rounds.sh)
+configs=${TORCH_SET_CONFIGS:-}
+if [ -n "$configs" ]; then
+    grep -Eq -- "$configs" <<<"" ; [ $? -le 1 ] ||
+        { echo "torch_set.sh: TORCH_SET_CONFIGS '$configs' is not a regular expression" >&2; exit 2; }
+fi
+# The floor of CUPTI kernel tracing, for profile's target (built once; its row is left out
+# where it cannot be built).
+floor="$out/libcupti_kernel_floor.so"
+if [ "$dry" != 1 ] && ! bash "$here/floors/build_cupti_floor.sh" "$floor"; then
+    echo "torch_set.sh: no CUPTI floor: its row left out" >&2
+    floor=""
+fi
 if [ "$dry" != 1 ]; then
     if ! "$py" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
         echo "torch_set.sh: $py has no CUDA PyTorch: skipped" | tee -a "$md"; exit 0
@@ -74,6 +90,9 @@ for w in $workloads; do
             printf 'cucheck streamcheck --mode api\t%s streamcheck --mode api -- %s\n' "$c" "$step"
             printf 'cucheck memcheck\t%s memcheck -- %s\n' "$c" "$step"
             printf 'cucheck profile\t%s profile -- %s\n' "$c" "$step"
+            if [ -n "$floor" ]; then
+                printf 'CUPTI kernel floor\tLD_PRELOAD=%q %s\n' "$floor" "$step"
+            fi
             printf 'torch.profiler\tBENCH_TORCH_PROFILER=1 %s\n' "$step"
             printf 'CUDA_LAUNCH_BLOCKING=1\tCUDA_LAUNCH_BLOCKING=1 %s\n' "$step"
             if [ "${TORCH_SET_SLOW:-0}" = 1 ] && [ "$n" = "$smallest" ]; then
@@ -85,6 +104,10 @@ for w in $workloads; do
                 fi
             fi
         } >"$cfg"
+        if [ -n "$configs" ]; then
+            awk -F '\t' -v re="$configs" 'NR == 1 || $1 ~ re' "$cfg" >"$cfg.kept" &&
+                mv "$cfg.kept" "$cfg"
+        fi
         if [ "$dry" = 1 ]; then echo "## $w, $n steps: $cfg"; cat "$cfg"; continue; fi
         t=$(bash "$here/rounds.sh" "$cfg" "$rounds" "$limit") || status=1
         { echo "## $w, $n steps ($rounds rounds; ms per step, ratio to native)"; echo; echo "$t"; echo

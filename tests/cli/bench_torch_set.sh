@@ -5,7 +5,8 @@
 # too), and hf_step.py says "transformers is not installed" when torch imports but transformers
 # does not; bench/torch_set.sh passes bash -n, skips with "no GPU: skipped" and exit 0 when
 # nvidia-smi finds no GPU (a stand-in that fails is put first on PATH), refuses bad use with exit
-# 2, and its dry run writes the configurations the set promises.
+# 2, and its dry run writes the configurations the set promises (the CUPTI floor included);
+# TORCH_SET_CONFIGS keeps native and the configurations it matches.
 source "$(dirname "$0")/data/common.bash"
 
 py=python3
@@ -74,12 +75,12 @@ for w in $workloads; do
     if [ ! -r "$cfg" ]; then fail "dry run: no $w.$n.cfg"; continue; fi
     for label in "native" "cucheck run" "cucheck run --track off" "cucheck streamcheck" \
                  "cucheck streamcheck --mode api" "cucheck memcheck" "cucheck profile" \
-                 "torch.profiler" "CUDA_LAUNCH_BLOCKING=1"; do
+                 "CUPTI kernel floor" "torch.profiler" "CUDA_LAUNCH_BLOCKING=1"; do
       grep -q "^$label"$'\t' "$cfg" || fail "dry run: $w.$n.cfg has no '$label' line"
     done
     expect_in "$cfg" "$w.py --steps $n --warmup 1" "dry run: $w at $n steps"
     lines=$(wc -l <"$cfg")
-    want=9; [ "$n" = 200 ] && want=11
+    want=10; [ "$n" = 200 ] && want=12
     [ "$lines" -eq "$want" ] || fail "dry run: $w.$n.cfg has $lines lines, expected $want"
   done
 done
@@ -88,5 +89,26 @@ expect_in "$WORK/dry/cnn_step.200.cfg" "TORCH_CUDA_SANITIZER=1 (CSAN)"$'\t'"TORC
 expect_in "$WORK/dry/cnn_step.200.cfg" "compute-sanitizer --tool memcheck " \
   "dry run: compute-sanitizer at the smallest step count"
 expect_in "$WORK/dry/cnn_step.200.cfg" " run --track off -- " "dry run: the bare subscription"
+expect_in "$WORK/dry/cnn_step.1000.cfg" "CUPTI kernel floor"$'\t'"LD_PRELOAD=$WORK/dry/libcupti_kernel_floor.so " \
+  "dry run: the CUPTI floor preloaded"
 [ -e "$WORK/dry/torch_set.md" ] && fail "dry run: wrote torch_set.md"
+
+# TORCH_SET_CONFIGS keeps native and the configurations it matches; a bad expression is refused.
+TORCH_SET_DRY_RUN=1 TORCH_SET_SLOW=1 TORCH_SET_ONLY=cnn_step TORCH_SET_CONFIGS='memcheck|floor' \
+  PATH="$WORK/bin:$PATH" bash "$set_sh" "$CUCHECK" 1 "$WORK/some" 1000 200 >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "torch_set.sh with TORCH_SET_CONFIGS"
+cut -f1 "$WORK/some/cnn_step.1000.cfg" >"$WORK/labels"
+expect_in "$WORK/labels" "native" "TORCH_SET_CONFIGS keeps native"
+expect_in "$WORK/labels" "cucheck memcheck" "TORCH_SET_CONFIGS keeps a match"
+expect_in "$WORK/labels" "CUPTI kernel floor" "TORCH_SET_CONFIGS keeps every match"
+expect_not_in "$WORK/labels" "cucheck streamcheck" "TORCH_SET_CONFIGS drops the others"
+[ "$(wc -l <"$WORK/some/cnn_step.1000.cfg")" -eq 3 ] || fail "TORCH_SET_CONFIGS: not 3 lines at 1000"
+[ "$(wc -l <"$WORK/some/cnn_step.200.cfg")" -eq 4 ] ||
+  fail "TORCH_SET_CONFIGS: not 4 lines at 200 (compute-sanitizer memcheck matches too)"
+TORCH_SET_DRY_RUN=1 TORCH_SET_CONFIGS='(' PATH="$WORK/bin:$PATH" \
+  bash "$set_sh" "$CUCHECK" 1 "$WORK/bad" >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 2 "torch_set.sh with a bad TORCH_SET_CONFIGS"
+expect_in "$ERR" "is not a regular expression" "the bad TORCH_SET_CONFIGS named"
 finish

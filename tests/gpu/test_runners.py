@@ -31,11 +31,13 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "memcheck"))
 sys.path.insert(0, os.path.join(HERE, "attribution"))
 sys.path.insert(0, os.path.join(HERE, "synccheck"))
+sys.path.insert(0, os.path.join(HERE, "multigpu"))
 import expectations  # noqa: E402
 import findings  # noqa: E402
 import run_attribution  # noqa: E402
 import run_gpu_tests  # noqa: E402
 import run_memcheck_gpu  # noqa: E402
+import run_multigpu  # noqa: E402
 import run_synccheck_gpu  # noqa: E402
 import verdict  # noqa: E402
 from findings import Expect  # noqa: E402
@@ -1127,6 +1129,64 @@ class SkipCodes(unittest.TestCase):
             self.skipTest("this build has no unit.test_kparams_nvcc")
         self.assertIn("Skipped", res.stdout, res.stdout + res.stderr)
         self.assertNotIn("Passed", res.stdout, res.stdout)
+
+
+class MultiGpuRunner(unittest.TestCase):
+    """run_multigpu: its cases' specs parse, a per-rank finding must name exactly its rank, and
+    a profile run of several ranks must leave one merged trace with a process row per rank."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.report = os.path.join(self.tmp.name, "r.jsonl")
+        self.trace = os.path.join(self.tmp.name, "t.json")
+        self.cases = {c["name"]: c for c in run_multigpu.CASES}
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def judge(self, name, tool, ranks, records, summary):
+        write_report(self.report, records)
+        return run_multigpu.judge(self.cases[name], tool, ranks, (0, "", summary, False),
+                                  self.report, self.trace)
+
+    def test_every_case_parses(self):
+        for c in run_multigpu.CASES:
+            if c["expect"]:
+                findings.Expect.from_spec(c["expect"])
+            self.assertTrue(c["tools"], c["name"])
+            self.assertTrue(set(c["tools"]) <= set(run_multigpu.ALL_TOOLS), c["name"])
+
+    def test_rank_of_a_finding(self):
+        summary = "cucheck: memcheck: 1 error, 0 warnings in 3 process reports (ranks 0,1)\n"
+        f = device_finding(kind="invalid-global-read", kernel="scale_rank(float const*, float*, "
+                           "int, float)", file="/x/mg_rank_oob.cu", line=17, access="read")
+        f["ranks"] = [1]
+        self.assertTrue(self.judge("rank1-oob", "memcheck", 2, [f, note("memcheck")], summary)[0])
+        f["ranks"] = [0, 1]
+        ok, notes = self.judge("rank1-oob", "memcheck", 2, [f, note("memcheck")], summary)
+        self.assertFalse(ok)
+        self.assertIn("names ranks [0, 1]", "; ".join(notes))
+        del f["ranks"]
+        self.assertFalse(self.judge("rank1-oob", "memcheck", 2, [f, note("memcheck")],
+                                    summary)[0])
+        self.assertFalse(self.judge("rank1-oob", "memcheck", 2, [f, note("memcheck")],
+                                    summary.replace("3 process reports", "1 process report"))[0])
+
+    def test_merged_trace_ranks(self):
+        summary = "cucheck: profile: no findings in 3 process reports\n"
+        meta = [{"ph": "M", "name": "process_name", "pid": p, "args": {"name": n}}
+                for p, n in ((1, "rank 0: pid 10 python"), (2, "rank 1: pid 11 python"),
+                             (3, "pid 9 python"))]
+        with open(self.trace, "w", encoding="utf-8") as fh:
+            json.dump({"traceEvents": meta}, fh)
+        self.assertTrue(self.judge("ranks-clean", "profile", 2, [note("profile")], summary)[0])
+        with open(self.trace, "w", encoding="utf-8") as fh:
+            json.dump({"traceEvents": meta[:1]}, fh)
+        self.assertFalse(self.judge("ranks-clean", "profile", 2, [note("profile")], summary)[0])
+        os.remove(self.trace)
+        ok, notes = self.judge("ranks-clean", "profile", 2, [note("profile")], summary)
+        self.assertFalse(ok)
+        self.assertIn("no merged trace", "; ".join(notes))
 
 
 if __name__ == "__main__":

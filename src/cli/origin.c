@@ -78,16 +78,14 @@ static void lists_free(origin_lists *l)
     free(l->pids);
 }
 
-static int of_finding(origin_lists *l, const cc_merged *m, size_t i, const cc_finding_set *set,
-                      int all_pids)
+/* The lists of n sections: set's sections[0..n) (all of set's, sections NULL). */
+static int of_sections(origin_lists *l, const cc_finding_set *set, const size_t *sections,
+                       size_t n, int all_pids)
 {
     memset(l, 0, sizeof *l);
-    if (i >= m->nfrom) {
-        return 0;
-    }
-    const cc_merged_from *f = &m->from[i];
-    for (size_t k = 0; k < f->n; k++) {
-        if (add_section(l, cc_finding_set_section(set, f->sections[k]), all_pids) != 0) {
+    for (size_t k = 0; k < n; k++) {
+        const cc_report_origin *o = cc_finding_set_section(set, sections ? sections[k] : k);
+        if (add_section(l, o, all_pids) != 0) {
             lists_free(l);
             memset(l, 0, sizeof *l);
             return -1;
@@ -97,19 +95,19 @@ static int of_finding(origin_lists *l, const cc_merged *m, size_t i, const cc_fi
     return 0;
 }
 
+static int of_finding(origin_lists *l, const cc_merged *m, size_t i, const cc_finding_set *set,
+                      int all_pids)
+{
+    if (i >= m->nfrom) {
+        memset(l, 0, sizeof *l);
+        return 0;
+    }
+    return of_sections(l, set, m->from[i].sections, m->from[i].n, all_pids);
+}
+
 static int of_set(origin_lists *l, const cc_finding_set *set)
 {
-    memset(l, 0, sizeof *l);
-    size_t n = cc_finding_set_section_count(set);
-    for (size_t k = 0; k < n; k++) {
-        if (add_section(l, cc_finding_set_section(set, k), 0) != 0) {
-            lists_free(l);
-            memset(l, 0, sizeof *l);
-            return -1;
-        }
-    }
-    lists_done(l);
-    return 0;
+    return of_sections(l, set, NULL, cc_finding_set_section_count(set), 0);
 }
 
 /* Appends text to buf at *at; past the end the text is cut and "..." ends buf. */

@@ -82,44 +82,53 @@ static uint32_t rc_spin_cycles(const char *v)
     return n > 0 && n < 100000000 ? (uint32_t)n : 4000u;
 }
 
-/* CUCHECK_RC_RECORD: off, hazards are found but not recorded; no-value, recorded without
- * reading the bytes a write replaces (the same-value test). Diagnostic aids, said once. */
+/* CUCHECK_RC_RECORD's values but spin[-all][:CYCLES]: diagnostic aids, each said once. */
+static const struct {
+    const char *value;
+    uint32_t flags;
+    const char *what;
+} rc_record_modes[] = {
+    {"off", CC_RC_FLAG_NO_RECORD,
+     "hazards are looked for on the device but none is recorded or reported"},
+    {"no-value", CC_RC_FLAG_NO_VALUE,
+     "hazards are recorded without reading the bytes a write replaces"},
+    {"count-only", CC_RC_FLAG_COUNT_ONLY, "hazards are counted but their sides are not written"},
+    {"sys-fence", CC_RC_FLAG_SYS_FENCE, "each record is fenced at system scope"},
+    {"reconverge", CC_RC_FLAG_RECONVERGE, "the global patch leaves with the lanes it entered with"},
+};
+
+static uint32_t rc_spin; /* cycles of the spin modes, set with the flags */
+
+/* The launch header's record flags from CUCHECK_RC_RECORD (read once; rc_spin set with them). */
 static uint32_t rc_record_flags(void)
 {
     static int known;
     static uint32_t flags;
-    if (!known) {
-        const char *v = cc_knob_get(CC_KNOB_RC_RECORD);
-        known = 1;
-        if (v != NULL && strcmp(v, "off") == 0) {
-            flags = CC_RC_FLAG_NO_RECORD;
-            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=off: hazards are looked for on the "
-                                 "device but none is recorded or reported (a diagnostic aid)");
-        } else if (v != NULL && strcmp(v, "no-value") == 0) {
-            flags = CC_RC_FLAG_NO_VALUE;
-            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=no-value: hazards are recorded "
-                                 "without reading the bytes a write replaces (a diagnostic aid)");
-        } else if (v != NULL && strcmp(v, "count-only") == 0) {
-            flags = CC_RC_FLAG_COUNT_ONLY;
-            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=count-only: hazards are counted "
-                                 "but their sides are not written (a diagnostic aid)");
-        } else if (v != NULL && strncmp(v, "spin", 4) == 0) {
-            flags = (strncmp(v, "spin-all", 8) == 0 ? CC_RC_FLAG_SPIN_ALL : CC_RC_FLAG_SPIN) |
-                    CC_RC_FLAG_NO_RECORD;
-            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=%s: %s costs a wait of %u "
-                                 "cycles instead of a record (a diagnostic aid)", v,
-                                 (flags & CC_RC_FLAG_SPIN_ALL) ? "every global access"
-                                                               : "a global hazard",
-                                 rc_spin_cycles(v));
-        } else if (v != NULL && strcmp(v, "sys-fence") == 0) {
-            flags = CC_RC_FLAG_SYS_FENCE;
-            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=sys-fence: each record is fenced "
-                                 "at system scope (a diagnostic aid)");
-        } else if (v != NULL && strcmp(v, "reconverge") == 0) {
-            flags = CC_RC_FLAG_RECONVERGE;
-            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=reconverge: the global patch "
-                                 "leaves with the lanes it entered with (a diagnostic aid)");
+    if (known) {
+        return flags;
+    }
+    known = 1;
+    const char *v = cc_knob_get(CC_KNOB_RC_RECORD);
+    rc_spin = rc_spin_cycles(v);
+    if (v == NULL) {
+        return flags;
+    }
+    for (size_t i = 0; i < sizeof rc_record_modes / sizeof rc_record_modes[0]; i++) {
+        if (strcmp(v, rc_record_modes[i].value) == 0) {
+            flags = rc_record_modes[i].flags;
+            cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=%s: %s (a diagnostic aid)", v,
+                                 rc_record_modes[i].what);
+            return flags;
         }
+    }
+    if (strncmp(v, "spin", 4) == 0) {
+        flags = (strncmp(v, "spin-all", 8) == 0 ? CC_RC_FLAG_SPIN_ALL : CC_RC_FLAG_SPIN) |
+                CC_RC_FLAG_NO_RECORD;
+        cc_agent_report_note("racecheck: CUCHECK_RC_RECORD=%s: %s costs a wait of %u cycles "
+                             "instead of a record (a diagnostic aid)", v,
+                             (flags & CC_RC_FLAG_SPIN_ALL) ? "every global access"
+                                                           : "a global hazard",
+                             rc_spin);
     }
     return flags;
 }
@@ -200,11 +209,7 @@ static int rc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     }
     hdr->magic = CC_RC_LAUNCH_MAGIC;
     hdr->flags = rc_space_flags() | rc_record_flags();
-    static uint32_t spin_cycles; /* read once */
-    if (spin_cycles == 0) {
-        spin_cycles = rc_spin_cycles(cc_knob_get(CC_KNOB_RC_RECORD));
-    }
-    hdr->spin_cycles = spin_cycles;
+    hdr->spin_cycles = rc_spin; /* set by rc_record_flags */
     hdr->nblocks = x->nblocks;
     hdr->region_words = words;
     hdr->region_bytes = region;

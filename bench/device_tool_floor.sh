@@ -8,12 +8,15 @@
 # slower; BENCH_TIME_MS is per iteration, so times compare); then the PyTorch training step
 # (bench/workloads/transformer_step.py, 200 steps after one warm-up step, so that the checked
 # first launches count) native and under `cucheck TOOL` (adaptive). Needs a GPU and nvcc (PyTorch
-# for the step: skipped without it). FLOOR_TIMEOUT: seconds per run (default 300).
+# for the step: skipped without it). racecheck adds a "shadow floor" row (CUCHECK_RC_PATCH=
+# shadow-floor: one atomic exchange per touched word into its shadow slot, nothing checked).
+# FLOOR_TIMEOUT: seconds per run (default 300); FLOOR_KNOB_ROWS="KNOB=VALUE ...": one more full-mode
+# row per knob setting (e.g. CUCHECK_RC_RECORD=write-cas, to compare a patch variant in the run).
 # Usage: device_tool_floor.sh TOOL CUCHECK ROUNDS OUT_DIR [WORKLOAD...]   (workloads: vecadd
 #        reduce transpose gemm_cublas torch_step; default all; writes OUT_DIR/TOOL_floor.md)
 tool=${1:?usage: device_tool_floor.sh TOOL CUCHECK ROUNDS OUT_DIR [WORKLOAD...]}
 case $tool in
-    racecheck) knob=CUCHECK_RC_PATCH ;;
+    racecheck) knob=CUCHECK_RC_PATCH; shadow_floor=1 ;;
     synccheck) knob=CUCHECK_SY_PATCH ;;
     initcheck) knob=CUCHECK_IC_PATCH ;;
     *) echo "device_tool_floor.sh: no floor knob for '$tool' (racecheck, synccheck, initcheck)" >&2; exit 2 ;;
@@ -50,6 +53,12 @@ for w in $workloads; do
             printf 'native\t%s\n' "$out/$w"
             printf '%s --mode full\t%s %s --mode full -- %s\n' "$tool" "$cc" "$tool" "$out/$w"
             printf 'floor: empty patches\t%s --knob %s=floor %s --mode full -- %s\n' "$cc" "$knob" "$tool" "$out/$w"
+            if [ -n "${shadow_floor:-}" ]; then
+                printf 'shadow floor: one exchange per word\t%s --knob %s=shadow-floor %s --mode full -- %s\n' "$cc" "$knob" "$tool" "$out/$w"
+            fi
+            for kv in ${FLOOR_KNOB_ROWS:-}; do
+                printf '%s --mode full, %s\t%s --knob %s %s --mode full -- %s\n' "$tool" "$kv" "$cc" "$kv" "$tool" "$out/$w"
+            done
             if command -v compute-sanitizer >/dev/null; then
                 printf 'compute-sanitizer %s\tenv BENCH_WARMUP=1 BENCH_ITERS=1 compute-sanitizer --tool %s %s\n' "$tool" "$tool" "$out/$w"
             fi

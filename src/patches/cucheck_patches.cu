@@ -551,6 +551,11 @@ static_assert(cc_same_type<decltype(&cc_rc_shared_access), SanitizerCallbackMemo
 static_assert(cc_same_type<decltype(&cc_rc_remote_shared_access),
                            SanitizerCallbackMemoryAccess>::value,
               "racecheck remote shared patch signature");
+static_assert(cc_same_type<decltype(&cc_rc_shadow_floor_shared),
+                           SanitizerCallbackMemoryAccess>::value &&
+                  cc_same_type<decltype(&cc_rc_shadow_floor_global),
+                               SanitizerCallbackMemoryAccess>::value,
+              "racecheck shadow floor patch signature");
 static_assert(cc_same_type<decltype(&cc_rc_global_access), SanitizerCallbackMemoryAccess>::value,
               "racecheck global patch signature");
 static_assert(cc_same_type<decltype(&cc_rc_barrier), SanitizerCallbackBarrier>::value,

@@ -223,6 +223,9 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
 #define CC_PATCH_FN_RC_SYNCWARP "cc_rc_syncwarp"               /* __syncwarp (after release) */
 #define CC_PATCH_FN_RC_CLUSTER_WAIT "cc_rc_cluster_wait"       /* barrier.cluster.wait */
 #define CC_PATCH_FN_RC_CUDA_BARRIER "cc_rc_cuda_barrier"       /* mbarrier: ordering not modelled */
+/* CUCHECK_RC_PATCH=shadow-floor: one exchange per word into its shadow slot, nothing checked */
+#define CC_PATCH_FN_RC_SHADOW_FLOOR_SHARED "cc_rc_shadow_floor_shared"
+#define CC_PATCH_FN_RC_SHADOW_FLOOR_GLOBAL "cc_rc_shadow_floor_global"
 
 #define CC_RC_LAUNCH_MAGIC 0x4b435243u /* "CRCK" */
 #define CC_RC_MAX_SITES 64
@@ -236,6 +239,8 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
 #define CC_RC_FLAG_RECONVERGE 0x40u    /* global patch leaves with the lanes it entered with */
 #define CC_RC_FLAG_SPIN_ALL 0x80u      /* every global access costs the wait (=spin-all) */
 #define CC_RC_FLAG_SYS_FENCE 0x100u    /* a record is fenced at system scope (=sys-fence) */
+#define CC_RC_FLAG_WRITE_CAS 0x200u    /* a global write loads and compares-and-swaps its entry
+                                        * instead of one 128-bit exchange (=write-cas, sm_90) */
 
 /* A warp's state (u32, written by the warp's lowest active lane only): */
 #define CC_RC_WS_BAR_MASK 0xfffu       /* block barriers passed (mod 4096) */
@@ -273,7 +278,7 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
                                         * kernel has a fence after the first access's pc */
 
 /* One global table entry, 16 bytes, 16-aligned, updated as one 128-bit compare-and-swap on
- * sm_90 and later (a 64-bit one of the state on older GPUs, where an access that evicts
+ * sm_90 and later, a write's as one 128-bit exchange (a 64-bit compare-and-swap of the state on older GPUs, where an access that evicts
  * another address's entry at the moment a third thread reads it may leave a hazard unseen).
  * The table is direct-mapped: entry (address >> 2) & gmask; the key names the rest. */
 typedef struct __attribute__((aligned(16))) cc_rc_gentry {

@@ -429,6 +429,28 @@ static __device__ __noinline__ bool cc_rc_entry_cas(cc_rc_gentry *e, unsigned lo
 #endif
 }
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// The entry at e replaced by {nk, ns} in one 128-bit exchange (sm_90 and later): a write's new
+// entry does not depend on the old one, so one L2 round trip instead of a load and a
+// compare-and-swap. *k, *s: the entry it replaced.
+static __device__ __noinline__ void cc_rc_entry_exch(cc_rc_gentry *e, unsigned long long nk,
+                                                     unsigned long long ns,
+                                                     unsigned long long *k,
+                                                     unsigned long long *s)
+{
+    unsigned long long gk, gs;
+    asm volatile("{\n\t.reg .b128 val, got;\n\t"
+                 "mov.b128 val, {%2, %3};\n\t"
+                 "atom.global.exch.b128 got, [%4], val;\n\t"
+                 "mov.b128 {%0, %1}, got;\n\t}"
+                 : "=l"(gk), "=l"(gs)
+                 : "l"(nk), "l"(ns), "l"(e)
+                 : "memory");
+    *k = gk;
+    *s = gs;
+}
+#endif
+
 // The entry as it is now (key, state).
 static __device__ __forceinline__ void cc_rc_entry_load(const cc_rc_gentry *e,
                                                         unsigned long long *k,
@@ -456,24 +478,40 @@ cc_rc_global_word(cc_rc_launch *L, uint64_t pc, void *ptr, unsigned long long a,
                             cc_rc_bytes((uint64_t)(uintptr_t)ptr, size);
     bool write = (flags & CC_PATCH_ACCESS_WRITE) != 0u;
     unsigned long long k, s, old = 0ull;
-    cc_rc_entry_load(e, &k, &s);
     uint32_t kind = 0u, rflags = 0u, eblock = block;
-    for (int i = 0; i < CC_RC_CAS_TRIES; i++) {
-        bool match = (k & ~block_mask) == base; // else empty, another address's or launch's
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    bool exchange = write && !(L->flags & CC_RC_FLAG_WRITE_CAS);
+#else
+    bool exchange = false;
+#endif
+    if (exchange) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        cc_rc_entry_exch(e, base | block, me | CC_RC_SH_W, &k, &s);
+        bool match = (k & ~block_mask) == base;
         old = match ? s : 0ull;
         eblock = match ? (uint32_t)(k & block_mask) : block;
         bool renamed;
-        unsigned long long nv = cc_rc_step(old, me, eblock == block, 0ull, write, &kind,
-                                           &rflags, &renamed);
-        unsigned long long nk = renamed || !match ? (base | block) : k;
-        if (match && nv == old && nk == k && kind == 0u) {
-            break; // unchanged, nothing to report
-        }
-        if (cc_rc_entry_cas(e, k, s, nk, nv)) {
-            break;
-        }
+        (void)cc_rc_step(old, me, eblock == block, 0ull, true, &kind, &rflags, &renamed);
+#endif
+    } else {
         cc_rc_entry_load(e, &k, &s);
-        kind = 0u;
+        for (int i = 0; i < CC_RC_CAS_TRIES; i++) {
+            bool match = (k & ~block_mask) == base; // else empty, another address's or launch's
+            old = match ? s : 0ull;
+            eblock = match ? (uint32_t)(k & block_mask) : block;
+            bool renamed;
+            unsigned long long nv = cc_rc_step(old, me, eblock == block, 0ull, write, &kind,
+                                               &rflags, &renamed);
+            unsigned long long nk = renamed || !match ? (base | block) : k;
+            if (match && nv == old && nk == k && kind == 0u) {
+                break; // unchanged, nothing to report
+            }
+            if (cc_rc_entry_cas(e, k, s, nk, nv)) {
+                break;
+            }
+            cc_rc_entry_load(e, &k, &s);
+            kind = 0u;
+        }
     }
     *hazard = kind != 0u;
     if ((kind != 0u && (L->flags & CC_RC_FLAG_SPIN)) || (L->flags & CC_RC_FLAG_SPIN_ALL)) {
@@ -590,5 +628,57 @@ cc_rc_cuda_barrier(void *userdata, uint64_t pc, void *barrier, uint32_t kind, ui
     (void)kind;
     (void)data;
     cc_rc_warp_add(userdata, 0xffffffffu, 0u, 0u, 0u, CC_RC_WS_UNMODELLED);
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// ---- the shadow floor (CUCHECK_RC_PATCH=shadow-floor, a measuring aid) ----
+// Each word an access touches costs one 64-bit atomic exchange into its shadow slot (the block's
+// shadow word for shared memory, the table entry's state for global memory) whose old value is
+// waited for, and nothing else: no state is compared, no hazard found. What the memory traffic
+// of an exact per-word shadow costs at the least, beside the empty-patch floor.
+
+// Keeps the exchange's result live (the patch waits for it, as a real check would).
+static __device__ __forceinline__ void cc_rc_shadow_floor_use(cc_rc_launch *L,
+                                                              unsigned long long old)
+{
+    if (old == ~0ull) {
+        L->spare = 1u;
+    }
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_shadow_floor_shared(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
+                          uint32_t flags, const void *pData)
+{
+    (void)flags, (void)pData;
+    cc_rc_launch *L = cc_rc_header(userdata);
+    uint32_t block = cc_rc_block();
+    if (L == nullptr || !(L->flags & CC_RC_FLAG_SHARED) || block >= L->nblocks) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    uint32_t word = ((uint32_t)(uintptr_t)ptr & CC_MC_SMEM_OFFSET_MASK) >> 2;
+    uint32_t n = accessSize > 4u ? accessSize >> 2 : 1u;
+    unsigned long long *w = cc_rc_words(L, block);
+    for (uint32_t i = 0; i < n && word + i < L->region_words; i++) {
+        cc_rc_shadow_floor_use(L, atomicExch(&w[word + i], (unsigned long long)pc));
+    }
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+cc_rc_shadow_floor_global(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
+                          uint32_t flags, const void *pData)
+{
+    (void)flags, (void)pData;
+    cc_rc_launch *L = cc_rc_header(userdata);
+    if (L == nullptr || !(L->flags & CC_RC_FLAG_GLOBAL) || !__isGlobal(ptr)) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    unsigned long long a = (unsigned long long)(uintptr_t)ptr >> 2;
+    uint32_t n = accessSize > 4u ? accessSize >> 2 : 1u;
+    for (uint32_t i = 0; i < n; i++) {
+        cc_rc_gentry *e = &L->gtable[(a + i) & L->gmask];
+        cc_rc_shadow_floor_use(L, atomicExch(&e->state, (unsigned long long)pc));
+    }
     return SANITIZER_PATCH_SUCCESS;
 }

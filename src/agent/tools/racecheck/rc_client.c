@@ -95,6 +95,8 @@ static const struct {
     {"count-only", CC_RC_FLAG_COUNT_ONLY, "hazards are counted but their sides are not written"},
     {"sys-fence", CC_RC_FLAG_SYS_FENCE, "each record is fenced at system scope"},
     {"reconverge", CC_RC_FLAG_RECONVERGE, "the global patch leaves with the lanes it entered with"},
+    {"write-cas", CC_RC_FLAG_WRITE_CAS,
+     "a global write updates its entry by load and compare-and-swap, not one exchange"},
 };
 
 static uint32_t rc_spin; /* cycles of the spin modes, set with the flags */
@@ -457,9 +459,37 @@ static int rc_prepare_floor(cc_instr_ctx *c, int slot, const Sanitizer_LaunchDat
     return 0;
 }
 
+/* CUCHECK_RC_PATCH=shadow-floor: the shadow prepared as for a check, the memory accesses
+ * patched with functions that exchange each word's shadow slot and check nothing (a measuring
+ * aid: the least an exact per-word shadow costs); synchronization patched as racecheck does. */
+static const cc_instr_client *rc_shadow_floor_client(void)
+{
+    static cc_instr_client shadow;
+    shadow = rc_client;
+    for (size_t i = 0; i < shadow.nclasses; i++) {
+        switch (shadow.classes[i].id) {
+        case SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS:
+        case SANITIZER_INSTRUCTION_REMOTE_SHARED_MEMORY_ACCESS:
+            shadow.classes[i].fn = CC_PATCH_FN_RC_SHADOW_FLOOR_SHARED;
+            break;
+        case SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS:
+            shadow.classes[i].fn = CC_PATCH_FN_RC_SHADOW_FLOOR_GLOBAL;
+            break;
+        default:
+            break;
+        }
+    }
+    cc_agent_note("racecheck: CUCHECK_RC_PATCH=shadow-floor: each word a shared or global access "
+                  "touches costs one atomic exchange of its shadow slot; nothing is checked");
+    return &shadow;
+}
+
 const cc_instr_client *cc_rc_client_init(void)
 {
     const char *v = cc_knob_get(CC_KNOB_RC_PATCH);
+    if (v != NULL && strcmp(v, "shadow-floor") == 0) {
+        return rc_shadow_floor_client();
+    }
     if (v != NULL && strcmp(v, "floor") == 0) {
         static cc_instr_client floor; /* racecheck's client with empty patches, no shadow */
         cc_agent_note("racecheck: CUCHECK_RC_PATCH=floor: shared and global accesses and "

@@ -236,7 +236,7 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
 #define CC_RC_FLAG_NO_VALUE 0x8u       /* record without reading the stored bytes (=no-value) */
 #define CC_RC_FLAG_COUNT_ONLY 0x10u    /* claim and count records, write no sides (=count-only) */
 #define CC_RC_FLAG_SPIN 0x20u          /* a hazard costs a 2 us wait, nothing recorded (=spin) */
-#define CC_RC_FLAG_RECONVERGE 0x40u    /* global patch leaves with the lanes it entered with */
+#define CC_RC_FLAG_FULL_PATH 0x40u     /* every shared access takes the full path (=full-path) */
 #define CC_RC_FLAG_SPIN_ALL 0x80u      /* every global access costs the wait (=spin-all) */
 #define CC_RC_FLAG_SYS_FENCE 0x100u    /* a record is fenced at system scope (=sys-fence) */
 #define CC_RC_FLAG_WRITE_CAS 0x200u    /* a global write loads and compares-and-swaps its entry

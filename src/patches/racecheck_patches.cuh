@@ -317,11 +317,14 @@ cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_bl
     return SANITIZER_PATCH_SUCCESS;
 }
 
-// A shared access to the window of block `target_block` (this block's own for a plain shared
-// access, one of its cluster's for distributed shared memory) at window offset `off`.
-static __device__ __forceinline__ SanitizerPatchResult
-cc_rc_shared(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block, uint32_t size,
-             uint32_t flags, const void *pData, bool remote)
+// The full path of a shared access to the window of block `target_block` (this block's own
+// for a plain shared access, one of its cluster's for distributed shared memory) at window
+// offset `off`, from its word `first` on: word by word, up to the first hazard. Called in tail
+// position: by the distributed shared memory patch, and by the shared patch for the words its
+// fast path does not settle.
+static __device__ __noinline__ SanitizerPatchResult
+cc_rc_shared_from(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block,
+                  uint32_t size, uint32_t flags, const void *pData, bool remote, uint32_t first)
 {
     uint32_t nblocks = L->nblocks;
     if (target_block >= nblocks || cc_rc_block() >= nblocks) {
@@ -331,13 +334,35 @@ cc_rc_shared(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block, 
     if ((off >> 2) + n > L->region_words) {
         return SANITIZER_PATCH_SUCCESS; // past the shadowed part of the window
     }
-    // Word by word, up to the first hazard, here (see cc_rc_global_access).
     bool hazard = false;
-    for (uint32_t i = 0; i < n && !hazard; i++) {
+    for (uint32_t i = first; i < n && !hazard; i++) {
         cc_rc_shared_word(L, pc, off, target_block, size, flags, pData, remote, (off >> 2) + i,
                           &hazard);
     }
     return SANITIZER_PATCH_SUCCESS;
+}
+
+// A plain shared write whose exchange of word `i` of the access replaced `old`, a state the
+// fast path could not settle: the step against it (the word is already this write's), its
+// hazard reported, else the access's next words on the full path.
+static __device__ __noinline__ SanitizerPatchResult
+cc_rc_shared_judge(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t size, uint32_t flags,
+                   const void *pData, uint32_t i, unsigned long long old)
+{
+    uint32_t tid = cc_rc_tid();
+    uint32_t ws = cc_rc_my_warp_state(L, cc_rc_block(), tid);
+    uint32_t rank = cc_rc_rank() & 0xfu;
+    unsigned long long me = cc_rc_me(ws, tid, rank, pc) | cc_rc_bytes(off, size);
+    uint32_t kind, rflags;
+    (void)cc_rc_shared_step(old, me, rank, true, &kind, &rflags);
+    if (kind != 0u && !(L->flags & CC_RC_FLAG_NO_RECORD)) {
+        return cc_rc_report_shared(L, pc, old, off, size, flags, pData,
+                                   kind | rflags << 4 | (ws & CC_RC_WS_UNMODELLED));
+    }
+    if (kind != 0u) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    return cc_rc_shared_from(L, pc, off, cc_rc_block(), size, flags, pData, false, i + 1u);
 }
 
 static __device__ __forceinline__ bool cc_rc_atomic_or_prefetch(uint32_t flags)
@@ -347,16 +372,63 @@ static __device__ __forceinline__ bool cc_rc_atomic_or_prefetch(uint32_t flags)
            (flags & CC_PATCH_ACCESS_PREFETCH) != 0u;
 }
 
+// A plain shared access. The common cases run here with few live values (see
+// cc_rc_global_access), each word settled by one access to its shadow word: a write's exchange
+// that replaced nothing of this interval's (a word not touched since the launch began, touched
+// before the last barrier this warp passed, or by this same thread); a read of such a word
+// (renamed by one compare-and-swap), or of one several threads of this interval read already
+// (unchanged). Everything else, and an update that lost a race, goes to the full path.
 extern "C" __device__ __noinline__ SanitizerPatchResult
 cc_rc_shared_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize, uint32_t flags,
                     const void *pData)
 {
+    const unsigned long long id = 0x3fffull << CC_RC_SH_TID_SHIFT; // thread and rank
+    const unsigned long long bytes = 0xfull << CC_RC_SH_BYTES_SHIFT;
+    const unsigned long long rank_bits = 0xfull << CC_RC_SH_RANK_SHIFT;
     cc_rc_launch *L = cc_rc_header(userdata);
     if (L == nullptr || !(L->flags & CC_RC_FLAG_SHARED) || cc_rc_atomic_or_prefetch(flags)) {
         return SANITIZER_PATCH_SUCCESS;
     }
     uint32_t off = (uint32_t)(uintptr_t)ptr & CC_MC_SMEM_OFFSET_MASK;
-    return cc_rc_shared(L, pc, off, cc_rc_block(), accessSize, flags, pData, false);
+    uint32_t block = cc_rc_block();
+    uint32_t n = accessSize > 4u ? accessSize >> 2 : 1u;
+    if (block >= L->nblocks || (off >> 2) + n > L->region_words) {
+        return SANITIZER_PATCH_SUCCESS;
+    }
+    if (L->flags & CC_RC_FLAG_FULL_PATH) {
+        return cc_rc_shared_from(L, pc, off, block, accessSize, flags, pData, false, 0u);
+    }
+    uint32_t tid = cc_rc_tid();
+    unsigned long long me = cc_rc_me(cc_rc_my_warp_state(L, block, tid), tid, cc_rc_rank(), pc) |
+                            cc_rc_bytes(off, accessSize);
+    unsigned long long *w = cc_rc_words(L, block) + (off >> 2);
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned long long old;
+        if (flags & CC_PATCH_ACCESS_WRITE) {
+            old = atomicExch(&w[i], me | CC_RC_SH_W);
+            unsigned long long x = old ^ me;
+            bool quiet = old == 0ull || ((x & rank_bits) == 0ull &&
+                                         ((x & CC_RC_WS_BAR_MASK) != 0ull || (x & id) == 0ull));
+            if (!quiet) {
+                return cc_rc_shared_judge(L, pc, off, accessSize, flags, pData, i, old);
+            }
+            continue;
+        }
+        old = *(volatile unsigned long long *)&w[i];
+        unsigned long long x = old ^ me;
+        bool interval = (x & (rank_bits | CC_RC_WS_BAR_MASK)) == 0ull; // same block, interval
+        if (old == 0ull || ((x & rank_bits) == 0ull && !interval)) {
+            if (atomicCAS(&w[i], old, me | CC_RC_SH_R) == old) {
+                continue; // renamed: nothing of this interval to compare against
+            }
+        } else if (interval && (old & me & bytes) != 0ull &&
+                   ((x & id) == 0ull || (old & (CC_RC_SH_W | CC_RC_SH_MR)) == CC_RC_SH_MR) &&
+                   (me & bytes & ~old) == 0ull) {
+            continue; // unchanged: this thread's own state, or read by several already
+        }
+        return cc_rc_shared_from(L, pc, off, block, accessSize, flags, pData, false, i);
+    }
+    return SANITIZER_PATCH_SUCCESS;
 }
 
 // Distributed shared memory: the window offset's bits above CC_MC_SMEM_OFFSET_MASK carry the
@@ -374,8 +446,9 @@ cc_rc_remote_shared_access(void *userdata, uint64_t pc, void *ptr, uint32_t acce
     if (rank >= 16u) {
         return SANITIZER_PATCH_SUCCESS;
     }
-    return cc_rc_shared(L, pc, (uint32_t)a & CC_MC_SMEM_OFFSET_MASK, cc_rc_block_of_rank(rank),
-                        accessSize, flags, pData, rank != cc_rc_rank());
+    return cc_rc_shared_from(L, pc, (uint32_t)a & CC_MC_SMEM_OFFSET_MASK,
+                             cc_rc_block_of_rank(rank), accessSize, flags, pData,
+                             rank != cc_rc_rank(), 0u);
 }
 
 // A global hazard (the slow end, called in tail position).
@@ -544,12 +617,8 @@ cc_rc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
     unsigned long long a = (unsigned long long)(uintptr_t)ptr & ~3ull;
     uint32_t words = accessSize > 4u ? accessSize >> 2 : 1u;
     bool hazard = false;
-    uint32_t entered = __activemask();
     for (uint32_t i = 0; i < words && !hazard; i++) {
         cc_rc_global_word(L, pc, ptr, a + 4ull * i, accessSize, flags, pData, &hazard);
-    }
-    if (L->flags & CC_RC_FLAG_RECONVERGE) {
-        __syncwarp(entered);
     }
     return SANITIZER_PATCH_SUCCESS;
 }

@@ -94,7 +94,8 @@ static const struct {
      "hazards are recorded without reading the bytes a write replaces"},
     {"count-only", CC_RC_FLAG_COUNT_ONLY, "hazards are counted but their sides are not written"},
     {"sys-fence", CC_RC_FLAG_SYS_FENCE, "each record is fenced at system scope"},
-    {"reconverge", CC_RC_FLAG_RECONVERGE, "the global patch leaves with the lanes it entered with"},
+    {"full-path", CC_RC_FLAG_FULL_PATH,
+     "every shared access takes the full path (no fast path for the common cases)"},
     {"write-cas", CC_RC_FLAG_WRITE_CAS,
      "a global write updates its entry by load and compare-and-swap, not one exchange"},
 };

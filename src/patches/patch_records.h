@@ -278,8 +278,9 @@ typedef struct cc_progress_hdr {   /* device memory; uploaded once per context *
                                         * kernel has a fence after the first access's pc */
 
 /* One global table entry, 16 bytes, 16-aligned, updated as one 128-bit compare-and-swap on
- * sm_90 and later, a write's as one 128-bit exchange (a 64-bit compare-and-swap of the state on older GPUs, where an access that evicts
- * another address's entry at the moment a third thread reads it may leave a hazard unseen).
+ * sm_90 and later, a write's as one 128-bit exchange (a 64-bit compare-and-swap of the state on
+ * older GPUs, where an access that evicts another address's entry at the moment a third thread
+ * reads it may leave a hazard unseen).
  * The table is direct-mapped: entry (address >> 2) & gmask; the key names the rest. */
 typedef struct __attribute__((aligned(16))) cc_rc_gentry {
     unsigned long long key;     /* 0 = empty; else CC_RC_KEY_* fields below */

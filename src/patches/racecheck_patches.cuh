@@ -319,9 +319,9 @@ cc_rc_shared_word(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_bl
 
 // The full path of a shared access to the window of block `target_block` (this block's own
 // for a plain shared access, one of its cluster's for distributed shared memory) at window
-// offset `off`, from its word `first` on: word by word, up to the first hazard. Called in tail
-// position: by the distributed shared memory patch, and by the shared patch for the words its
-// fast path does not settle.
+// offset `off`, from its word `first` on: word by word, up to the first hazard. Called last: by
+// the distributed shared memory patch, and by the shared patch for the words its fast path does
+// not settle.
 static __device__ __noinline__ SanitizerPatchResult
 cc_rc_shared_from(cc_rc_launch *L, uint64_t pc, uint32_t off, uint32_t target_block,
                   uint32_t size, uint32_t flags, const void *pData, bool remote, uint32_t first)
@@ -372,8 +372,9 @@ static __device__ __forceinline__ bool cc_rc_atomic_or_prefetch(uint32_t flags)
            (flags & CC_PATCH_ACCESS_PREFETCH) != 0u;
 }
 
-// A plain shared access. The common cases run here with few live values (see
-// cc_rc_global_access), each word settled by one access to its shadow word: a write's exchange
+// A plain shared access. The common cases run here with few live values (a patch's registers
+// are capped at the ABI's minimum, so each value more is a spill on every call), each word
+// settled by one access to its shadow word: a write's exchange
 // that replaced nothing of this interval's (a word not touched since the launch began, touched
 // before the last barrier this warp passed, or by this same thread); a read of such a word
 // (renamed by one compare-and-swap), or of one several threads of this interval read already
@@ -612,8 +613,9 @@ cc_rc_global_access(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
         cc_rc_block() >= L->nblocks || !__isGlobal(ptr)) {
         return SANITIZER_PATCH_SUCCESS;
     }
-    // Word by word, up to the first hazard, in this function: a helper of its own would add its
-    // frame to the deepest chain of calls on the thread's stack.
+    // Word by word, up to the first hazard, in this function: a helper of its own adds its frame
+    // to the deepest chain of calls, and the shared patch's split into a fast path and a helper
+    // made CUB's look-back scans fault when tried here (docs/racecheck.md, "Cost").
     unsigned long long a = (unsigned long long)(uintptr_t)ptr & ~3ull;
     uint32_t words = accessSize > 4u ? accessSize >> 2 : 1u;
     bool hazard = false;

@@ -71,6 +71,20 @@ def find_tool(name, candidates):
     return None
 
 
+def build_tools(cucheck, programs):
+    """(nvcc, 0) when the runner can build `programs` (words for the message) and run cucheck;
+    else (None, status) after saying why: 77 (skip) without nvcc, 2 when cucheck is no
+    executable."""
+    nvcc = find_tool("nvcc", ["/usr/local/cuda/bin/nvcc"])
+    if not nvcc:
+        print("SKIPPED: nvcc not found (needed to build the %s)" % programs)
+        return None, 77
+    if not cucheck or not os.access(cucheck, os.X_OK):
+        print("error: --cucheck %s is not an executable" % cucheck)
+        return None, 2
+    return nvcc, 0
+
+
 def gencode_flags():
     """SASS for the GPU that is present plus its PTX; the examples' full list if unknown."""
     try:

@@ -202,13 +202,9 @@ def suite_main(tool, doc, here, load, judge, argv=None):
     if not run_gpu_tests.gpu_present():
         print("SKIPPED: no GPU")
         return 77
-    nvcc = run_gpu_tests.find_tool("nvcc", ["/usr/local/cuda/bin/nvcc"])
+    nvcc, status = run_gpu_tests.build_tools(args.cucheck, "%s test programs" % tool)
     if not nvcc:
-        print("SKIPPED: nvcc not found (needed to build the %s test programs)" % tool)
-        return 77
-    if not os.access(args.cucheck, os.X_OK):
-        print("error: --cucheck %s is not an executable" % args.cucheck)
-        return 2
+        return status
     try:
         rows = load(os.path.join(here, "expected.txt"))
     except (OSError, TableError) as err:

@@ -160,13 +160,9 @@ def main(argv=None):
     if ngpu < 1:
         print("SKIPPED: no GPU")
         return 77
-    nvcc = run_gpu_tests.find_tool("nvcc", ["/usr/local/cuda/bin/nvcc"])
+    nvcc, status = run_gpu_tests.build_tools(args.cucheck, "multi-GPU test programs")
     if not nvcc:
-        print("SKIPPED: nvcc not found (needed to build the multi-GPU test programs)")
-        return 77
-    if not os.access(args.cucheck, os.X_OK):
-        print("error: --cucheck %s is not an executable" % args.cucheck)
-        return 2
+        return status
     bin_dir = os.path.join(args.build_dir, "bin")
     sources = sorted(glob.glob(os.path.join(HERE, "*.cu")))
     errors = run_gpu_tests.build(nvcc, sources, bin_dir, run_gpu_tests.gencode_flags())

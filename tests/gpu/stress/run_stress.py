@@ -22,7 +22,6 @@ usage: run_stress.py --cucheck BIN [--build-dir DIR] [--out FILE] [--timeout S] 
 Standard library only (python3 >= 3.9)."""
 import argparse
 import concurrent.futures
-import json
 import os
 import re
 import resource
@@ -466,13 +465,9 @@ def _main(argv):
     if not run_gpu_tests.gpu_present():
         print("no GPU: skipped (nvidia-smi lists no device)")
         return 77
-    nvcc = run_gpu_tests.find_tool("nvcc", ["/usr/local/cuda/bin/nvcc"])
+    nvcc, status = run_gpu_tests.build_tools(args.cucheck, "stress programs")
     if not nvcc:
-        print("no nvcc: skipped (needed to build the stress programs)")
-        return 77
-    if not args.cucheck or not os.access(args.cucheck, os.X_OK):
-        print("error: --cucheck must name the cucheck binary (got %s)" % args.cucheck)
-        return 2
+        return status
     if args.timeout <= 0 or args.jobs < 1 or args.launches < 1:
         print("error: --timeout, --jobs and --launches must be positive")
         return 2

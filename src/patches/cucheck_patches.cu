@@ -577,7 +577,8 @@ static_assert(cc_same_type<decltype(&cc_sy_shfl), SanitizerCallbackShfl>::value,
               "synccheck shuffle patch signature");
 static_assert(cc_same_type<decltype(&cc_sy_block_exit), SanitizerCallbackBlockExit>::value,
               "synccheck block exit patch signature");
-static_assert(sizeof(cc_sy_warp) == 64 && sizeof(cc_sy_block) == 32 + 64 * CC_SY_WARPS,
+static_assert(sizeof(cc_sy_warp) == 64 && offsetof(cc_sy_block, warps) == CC_SY_REGION_BYTES(0) &&
+                  sizeof(cc_sy_block) == CC_SY_REGION_BYTES(CC_SY_WARPS),
               "cc_sy_block layout");
 static_assert(cc_same_type<decltype(&cc_ic_global_access), SanitizerCallbackMemoryAccess>::value,
               "initcheck global patch signature");

@@ -327,12 +327,14 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
 
 /* ---- synccheck: misused synchronization found on the device, only (pc, kind) records leave it
  * A checked launch gets a cc_sy_launch (device memory) as userdata. Per block (linear block id
- * below nblocks) a cc_sy_block region of the launch's buffer (device memory, zeroed before the
- * launch): the block's exited threads, the barrier of each of the last two rounds (the first
- * warp there claims it), and per warp its exited lanes, its barrier rounds and its warp
- * synchronization in progress. Updated by each group's lowest active lane with atomics (no
- * locks); a misuse is folded by (pc, kind, flags) into one of CC_SY_MAX_SITES records (pinned
- * host memory). */
+ * below nblocks) a cc_sy_block region of the launch's buffer (device memory, region_bytes: the
+ * header and one cc_sy_warp per warp of the block): the block's exited threads, the barrier of
+ * each of the last two rounds (the first warp there claims it), and per warp its exited lanes,
+ * its barrier rounds and its warp synchronization in progress. Updated by each group's lowest
+ * active lane with atomics (no locks); a misuse is folded by (pc, kind, flags) into one of
+ * CC_SY_MAX_SITES records (pinned host memory). A region is zero when its block starts: zeroed
+ * once when the buffer is new (or after a launch that did not clear every region), then cleared
+ * by its block's last exit (`done`), so that a slot's next launch finds it zero. */
 #define CC_PATCH_FN_SY_BARRIER "cc_sy_barrier"                 /* before bar.sync */
 #define CC_PATCH_FN_SY_SYNCWARP "cc_sy_syncwarp"               /* before a warp sync */
 #define CC_PATCH_FN_SY_SYNCWARP_RELEASE "cc_sy_syncwarp_release" /* after it released */
@@ -343,7 +345,7 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
 
 #define CC_SY_LAUNCH_MAGIC 0x4b435953u /* "SYCK" */
 #define CC_SY_MAX_SITES 64
-#define CC_SY_WARPS 32                 /* warps per block region (1024 threads) */
+#define CC_SY_WARPS 32                 /* warps per block at most (1024 threads) */
 #define CC_SY_SHFL_WINDOW 8u           /* a warp sync at most this many instructions (16 bytes)
                                         * before a shuffle is taken as the shuffle's own */
 
@@ -361,8 +363,10 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
 #define CC_SY_F_AT_EXIT 0x20u
 
 typedef struct cc_sy_warp {      /* 64 bytes */
-    unsigned int exited;         /* lanes that exited */
-    unsigned int rounds;         /* block barriers this warp passed */
+    /* Block barriers this warp passed (high 32 bits) and its lanes that exited (low 32 bits):
+     * one word, so that a barrier's count reads the exits and an exit's note reads the rounds in
+     * the same atomic. */
+    unsigned long long rounds_exited;
     unsigned int arrived;        /* unaligned barrier: lanes arrived in the current round */
     unsigned int sw_wait;        /* lanes waiting in a warp sync (set before it, cleared after) */
     unsigned int sw_mask;        /* the masks they wait on, together */
@@ -373,15 +377,18 @@ typedef struct cc_sy_warp {      /* 64 bytes */
     unsigned int reserved[7];
 } cc_sy_warp;
 
-typedef struct cc_sy_block {     /* one block's region, zeroed before the launch */
-    unsigned int exited;         /* threads of the block that exited */
+typedef struct cc_sy_block {     /* one block's region: zero when the block starts */
+    unsigned int exited;         /* threads of the block whose exit began */
     unsigned int round_tid[2];   /* a thread of the warp that claimed round[parity] */
-    unsigned int reserved;
+    unsigned int done;           /* threads whose exit was handled: the last clears the region */
     /* The barrier of round r (0, 1, ...) in round[r & 1]: (r + 1) << 32 | (pc >> 4) (low 32
      * bits), set by the first warp there; 0 = none yet. */
     unsigned long long round[2];
-    cc_sy_warp warps[CC_SY_WARPS];
+    cc_sy_warp warps[CC_SY_WARPS]; /* the block's warps: a region holds only those */
 } cc_sy_block;
+
+/* The bytes of a region for a block of `nwarps` warps (a multiple of 16). */
+#define CC_SY_REGION_BYTES(nwarps) (32u + 64u * (unsigned)(nwarps))
 
 typedef struct cc_sy_record {    /* host-visible; valid is written last */
     uint64_t pc;                 /* exact */
@@ -401,10 +408,12 @@ typedef struct cc_sy_record {    /* host-visible; valid is written last */
 typedef struct cc_sy_launch {    /* device memory; uploaded whole before each checked launch */
     uint32_t magic;
     uint32_t nblocks;            /* blocks with a region (linear id below it); others unchecked */
-    cc_sy_block *blocks;         /* device: nblocks regions */
+    cc_sy_block *blocks;         /* device: nblocks regions of region_bytes each */
     cc_sy_record *records;       /* pinned host memory, CC_SY_MAX_SITES of them */
     unsigned int overflow;       /* misuses that found no free record */
     unsigned int unmodelled;     /* named or partial barriers passed (not checked) */
+    unsigned int cleaned;        /* blocks whose last exit cleared their region */
+    unsigned int region_bytes;   /* CC_SY_REGION_BYTES(warps per block) */
     unsigned long long keys[CC_SY_MAX_SITES]; /* 0 = free, else (pc >> 4) << 16 | flags << 4 | kind */
     unsigned int counts[CC_SY_MAX_SITES];     /* occurrences per record */
 } cc_sy_launch;

@@ -5,7 +5,8 @@
 // with atomics: it notes its warp's exited lanes at the thread's exit, counts the warp's
 // barrier rounds (the first warp at round r claims the round with its barrier's pc, later warps
 // compare), and keeps the warp's synchronization in progress. A misuse is folded by (pc, kind,
-// flags) into one of CC_SY_MAX_SITES host-visible records. Every entry point is a thin gate:
+// flags) into one of CC_SY_MAX_SITES host-visible records. The block's last exit clears its
+// region, so that the next launch finds it zero without a memset. Every entry point is a thin gate:
 // it checks that the launch is checked and calls the body (a patch saves every register it
 // uses before its first instruction, so the gate keeps that short for unchecked launches).
 
@@ -42,6 +43,11 @@ static __device__ __forceinline__ bool cc_sy_leader(uint32_t active, uint32_t ti
 static __device__ __forceinline__ uint32_t cc_sy_load(const unsigned int *p)
 {
     return *(const volatile unsigned int *)p;
+}
+
+static __device__ __forceinline__ unsigned long long cc_sy_load64(const unsigned long long *p)
+{
+    return *(const volatile unsigned long long *)p;
 }
 
 // A pc from the 32 bits of pc >> 4 kept in a round or a warp sync, next to a full pc.
@@ -99,26 +105,23 @@ static __device__ __noinline__ void cc_sy_record_misuse(cc_sy_launch *L, uint64_
 static __device__ __forceinline__ cc_sy_block *cc_sy_region(const cc_sy_launch *L)
 {
     uint32_t b = cc_sy_block_id();
-    return b < L->nblocks ? L->blocks + b : nullptr;
+    return b < L->nblocks ? (cc_sy_block *)((char *)L->blocks + (size_t)b * L->region_bytes)
+                          : nullptr;
 }
 
 // ---- block barriers ----
 
-// Round r of the block's barriers at pc, for this warp: the first warp there claims the round;
-// a later one at another barrier instruction finds warps of the block at different barriers.
+// Round r of the block's barriers at pc, for this warp: the first warp there claims the round
+// (one atomic max: an empty slot or an older round is below (r + 1) << 32); a later one at
+// another barrier instruction finds warps of the block at different barriers (whichever pc the
+// slot keeps, one of the two sees the other's).
 static __device__ __forceinline__ void cc_sy_round(cc_sy_launch *L, cc_sy_block *B, uint64_t pc,
                                                    uint32_t r, uint32_t active, uint32_t tid)
 {
-    unsigned long long *slot = &B->round[r & 1u];
     unsigned long long want = ((unsigned long long)(r + 1u) << 32) | (uint32_t)(pc >> 4);
-    unsigned long long cur = *(volatile unsigned long long *)slot;
-    while ((cur >> 32) < (unsigned long long)(r + 1u)) { // empty, or an older round
-        unsigned long long prev = atomicCAS(slot, cur, want);
-        if (prev == cur) {
-            *(volatile unsigned int *)&B->round_tid[r & 1u] = tid;
-            return;
-        }
-        cur = prev;
+    unsigned long long cur = atomicMax(&B->round[r & 1u], want);
+    if (cur < want) {
+        *(volatile unsigned int *)&B->round_tid[r & 1u] = tid; // the thread the slot's pc names
     }
     if ((cur >> 32) == (unsigned long long)(r + 1u) && (uint32_t)cur != (uint32_t)(pc >> 4)) {
         cc_sy_record_misuse(L, pc, CC_SY_BLOCK_DIVERGENT, 0u, active, 0u, 0u,
@@ -141,23 +144,27 @@ static __device__ __noinline__ void cc_sy_barrier_checked(cc_sy_launch *L, uint6
         return;
     }
     cc_sy_warp *W = &B->warps[tid >> 5];
-    uint32_t live = cc_sy_existing(tid >> 5) & ~cc_sy_load(&W->exited);
+    uint32_t existing = cc_sy_existing(tid >> 5);
     uint32_t r;
     if (flags & SANITIZER_BARRIER_FLAG_UNALIGNED_ALLOWED) {
         // Lanes may arrive apart: the warp's round is done when its live lanes all arrived.
+        uint32_t live = existing & ~(uint32_t)cc_sy_load64(&W->rounds_exited);
         uint32_t seen = atomicOr(&W->arrived, active) | active;
         if ((seen & live) != live) {
             r = 0xffffffffu;
         } else {
             atomicAnd(&W->arrived, ~seen);
-            r = atomicAdd(&W->rounds, 1u);
+            r = (uint32_t)(atomicAdd(&W->rounds_exited, 1ull << 32) >> 32);
         }
     } else {
+        // The round counted and the warp's exited lanes read in one atomic.
+        unsigned long long was = atomicAdd(&W->rounds_exited, 1ull << 32);
+        uint32_t live = existing & ~(uint32_t)was;
+        r = (uint32_t)(was >> 32);
         if (active != live) {
             cc_sy_record_misuse(L, pc, CC_SY_WARP_DIVERGENT, 0u, active, live & ~active, 0u, 0ull,
                                 0u);
         }
-        r = atomicAdd(&W->rounds, 1u);
     }
     if (r != 0xffffffffu) {
         cc_sy_round(L, B, pc, r, active, tid);
@@ -194,7 +201,7 @@ static __device__ __noinline__ void cc_sy_syncwarp_checked(cc_sy_launch *L, uint
     }
     uint32_t warp = tid >> 5, existing = cc_sy_existing(warp);
     cc_sy_warp *W = &B->warps[warp];
-    uint32_t exited = cc_sy_load(&W->exited);
+    uint32_t exited = (uint32_t)cc_sy_load64(&W->rounds_exited);
     uint32_t bad = 0u, lanes = 0u;
     if (active & ~mask) {
         bad |= CC_SY_F_NOT_IN_MASK;
@@ -275,7 +282,7 @@ static __device__ __noinline__ void cc_sy_shfl_checked(cc_sy_launch *L, uint64_t
         }
         return;
     }
-    uint32_t live = cc_sy_existing(tid >> 5) & ~cc_sy_load(&W->exited);
+    uint32_t live = cc_sy_existing(tid >> 5) & ~(uint32_t)cc_sy_load64(&W->rounds_exited);
     if (active != live && cc_sy_load(&W->sw_last_mask) != active) {
         cc_sy_record_misuse(L, pc, CC_SY_SHFL_MASK, CC_SY_F_MASK_UNKNOWN, active, live & ~active,
                             0u, 0ull, 0u);
@@ -293,21 +300,35 @@ extern "C" __device__ __noinline__ SanitizerPatchResult cc_sy_shfl(void *userdat
 
 // ---- thread exit ----
 
+// Zero a block's region (its header and its warps), by the thread that handled its last exit.
+static __device__ __noinline__ void cc_sy_clear(cc_sy_launch *L, cc_sy_block *B, uint32_t nthreads)
+{
+    uint4 *p = (uint4 *)B;
+    uint32_t n = CC_SY_REGION_BYTES((nthreads + 31u) / 32u) / 16u;
+    for (uint32_t i = 0; i < n; i++) {
+        p[i] = make_uint4(0u, 0u, 0u, 0u);
+    }
+    atomicAdd(&L->cleaned, 1u);
+}
+
 // The exiting lanes are noted; a barrier round this warp never reached that another warp is in
 // (it waits for threads that exit) and a warp sync of the warp's other lanes that names them
-// (they exit instead of arriving) are misuses.
+// (they exit instead of arriving) are misuses. The group that completes the block's exits
+// clears the region: every lane's earlier updates are ordered before its group's count (the
+// warp sync, then the leader's fence), and the clear after every count (the fence after it).
 static __device__ __noinline__ void cc_sy_exit_checked(cc_sy_launch *L, uint64_t pc)
 {
     cc_sy_block *B = cc_sy_region(L);
     uint32_t active = __activemask(), tid = cc_sy_tid();
+    __syncwarp(active);
     if (B == nullptr || !cc_sy_leader(active, tid)) {
         return;
     }
     cc_sy_warp *W = &B->warps[tid >> 5];
-    atomicOr(&W->exited, active);
-    uint32_t exited = atomicAdd(&B->exited, (unsigned int)__popc(active)) + __popc(active);
+    uint32_t n = (uint32_t)__popc(active);
+    uint32_t r = (uint32_t)(atomicOr(&W->rounds_exited, (unsigned long long)active) >> 32);
+    uint32_t exited = atomicAdd(&B->exited, n) + n;
     __threadfence_block(); // the exit counted before the rounds are read (the same block)
-    uint32_t r = cc_sy_load(&W->rounds);
     unsigned long long cur = *(volatile unsigned long long *)&B->round[r & 1u];
     if ((cur >> 32) == (unsigned long long)(r + 1u)) {
         cc_sy_record_misuse(L, cc_sy_pc_of((uint32_t)cur, pc), CC_SY_AFTER_EXIT, CC_SY_F_AT_EXIT,
@@ -320,6 +341,12 @@ static __device__ __noinline__ void cc_sy_exit_checked(cc_sy_launch *L, uint64_t
         atomicOr(&W->sw_bad, CC_SY_F_EXIT_WAITED);
         cc_sy_record_misuse(L, cc_sy_pc_of(cc_sy_load(&W->sw_pc), pc), CC_SY_SYNCWARP_MASK,
                             CC_SY_F_EXIT_WAITED, cc_sy_load(&W->sw_mask), named, 0u, 0ull, 0u);
+    }
+    uint32_t nthreads = blockDim.x * blockDim.y * blockDim.z;
+    __threadfence_block();
+    if (atomicAdd(&B->done, n) + n == nthreads) {
+        __threadfence_block();
+        cc_sy_clear(L, B, nthreads);
     }
 }
 

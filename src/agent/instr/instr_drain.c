@@ -314,9 +314,13 @@ static void drain_at_end(int wait, int try, const char *why)
 static void exit_hook(void)
 {
     drain_at_end(1, 0, "exit");
-    cc_agent_note("%s: %llu wait(s) at LAUNCH_END because slots ran short; %llu read(s) at API "
-                  "exits so that checked modules could be unpatched; %llu launch(es) found no "
-                  "free slot and ran unchecked", cc_instr_g.client->name,
+    cc_agent_note("%s: %llu checked launch(es); %llu launch(es) ran unchecked in a patched module "
+                  "(paying its patched calls); %llu wait(s) at LAUNCH_END because slots ran "
+                  "short; %llu read(s) at API exits so that checked modules could be unpatched; "
+                  "%llu launch(es) found no free slot and ran unchecked", cc_instr_g.client->name,
+                  (unsigned long long)cc_instr_g.checked_launches,
+                  (unsigned long long)__atomic_load_n(&cc_instr_g.patched_unchecked,
+                                                      __ATOMIC_RELAXED),
                   (unsigned long long)cc_instr_g.drain_waits,
                   (unsigned long long)cc_instr_g.unpatch_reads,
                   (unsigned long long)cc_instr_g.no_slot);

@@ -202,6 +202,8 @@ typedef struct cc_instr_state {
     uint64_t selected_launches;    /* launches of selected kernels (for skip/count) */
     uint64_t checked_launches;
     uint64_t no_slot;              /* launches that found no free slot */
+    uint64_t patched_unchecked;    /* launches run unchecked in a patched module (each patched
+                                    * instruction they ran paid a call that returned at once) */
     int stop_pending;              /* --on-error stop: stop after this launch */
     int inflight;                  /* slots bound and not drained yet */
     uint64_t bind_order;           /* cc_instr_slot.order of the next binding */

@@ -391,6 +391,7 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
         g->client->unbound(d);
     }
     if (patched) {
+        __atomic_fetch_add(&g->patched_unchecked, 1, __ATOMIC_RELAXED);
         sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
     }
 }

@@ -449,7 +449,8 @@ int cc_rc_config_load(const char *encoded_options, char *err, size_t errlen)
 
 /* CUCHECK_RC_PATCH=floor: the same instruction classes patched with functions that return at
  * once and no shadow prepared (a measuring aid: what the patched calls alone cost,
- * bench/racecheck_floor.sh, docs/racecheck.md). */
+ * bench/racecheck_floor.sh, docs/racecheck.md); =state-floor: the same with the shadow prepared
+ * as for a check (what preparing it costs). */
 static int rc_prepare_floor(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
 {
     (void)c, (void)slot, (void)d;
@@ -490,6 +491,12 @@ const cc_instr_client *cc_rc_client_init(void)
     const char *v = cc_knob_get(CC_KNOB_RC_PATCH);
     if (v != NULL && strcmp(v, "shadow-floor") == 0) {
         return rc_shadow_floor_client();
+    }
+    if (v != NULL && strcmp(v, "state-floor") == 0) {
+        static cc_instr_client state; /* empty patches, the shadow prepared */
+        cc_agent_note("racecheck: CUCHECK_RC_PATCH=state-floor: the shadow prepared as for a "
+                      "check, the instructions patched with empty functions; nothing is checked");
+        return cc_instr_floor_client(&rc_client, NULL, &state);
     }
     if (v != NULL && strcmp(v, "floor") == 0) {
         static cc_instr_client floor; /* racecheck's client with empty patches, no shadow */

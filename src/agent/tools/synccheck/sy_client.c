@@ -2,11 +2,13 @@
  * barriers, warp syncs before and after their release, shuffles, thread exits:
  * synccheck_patches.cuh), its launch policy (kernel include/exclude, launch skip/count, --mode
  * full: every launch, adaptive: --checks-per-kernel checked launches per (kernel, grid, block)),
- * the cc_sy_launch header (per-block regions zeroed on the launch's stream), and the drain once
+ * the cc_sy_launch header (per-block regions, zeroed on the launch's stream only where the slot's
+ * last launch did not leave them zero: each block clears its own at its last exit), and the drain once
  * the launch is done: the misuse records in the slot's pinned memory become
  * CC_EV_DEVICE_SYNC_ERROR events (pcs -> file:line from the module's cubin); a warp sync whose
  * misuse a shuffle right after it took over is reported once, as the shuffle's. The functions
  * here run with cc_instr_g.lock held, but for sy_prepare and sy_fetch. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
@@ -36,17 +38,22 @@ static struct {
 typedef struct sy_slot {
     cc_sy_block *blocks;        /* device memory: the launch's regions */
     size_t cap;                 /* bytes */
-    size_t used;                /* bytes this launch uses (zeroed in sy_prepare) */
+    size_t used;                /* bytes this launch uses (zero before it: sy_prepare) */
+    size_t zeroed;              /* bytes from the start known to be zero */
     uint32_t grid[3], block[3];
     uint64_t nblocks_all;
     uint32_t nblocks;           /* checked */
 } sy_slot;
 
+_Static_assert(offsetof(cc_sy_launch, unmodelled) == offsetof(cc_sy_launch, overflow) + 4 &&
+                   offsetof(cc_sy_launch, cleaned) == offsetof(cc_sy_launch, overflow) + 8,
+               "sy_fetch copies the header's overflow, unmodelled and cleaned at once");
+
 /* The slot's host records: what the patches write, then the header's counts (sy_fetch). */
 typedef struct sy_host_records {
     cc_sy_record records[CC_SY_MAX_SITES];
     unsigned int counts[CC_SY_MAX_SITES];
-    unsigned int overflow, unmodelled;
+    unsigned int overflow, unmodelled, cleaned; /* as in the header, in its order */
     unsigned int counts_valid;
 } sy_host_records;
 
@@ -107,9 +114,12 @@ static int sy_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     x->grid[0] = d->gridDim_x, x->grid[1] = d->gridDim_y, x->grid[2] = d->gridDim_z;
     x->block[0] = d->blockDim_x, x->block[1] = d->blockDim_y, x->block[2] = d->blockDim_z;
     x->nblocks_all = (uint64_t)d->gridDim_x * d->gridDim_y * d->gridDim_z;
-    uint64_t fit = SY_REGIONS_CAP / sizeof(cc_sy_block);
+    uint64_t threads = (uint64_t)d->blockDim_x * d->blockDim_y * d->blockDim_z;
+    uint32_t warps = (uint32_t)((threads + 31) / 32);
+    uint32_t region = CC_SY_REGION_BYTES(warps > 0 && warps <= CC_SY_WARPS ? warps : CC_SY_WARPS);
+    uint64_t fit = SY_REGIONS_CAP / region;
     x->nblocks = (uint32_t)(x->nblocks_all < fit ? x->nblocks_all : fit);
-    x->used = (size_t)x->nblocks * sizeof(cc_sy_block);
+    x->used = (size_t)x->nblocks * region;
     if (x->nblocks < x->nblocks_all && sy_g.capped_launches++ == 0) {
         cc_agent_report_note("synccheck: kernel %s: only the first %u of its %llu blocks are "
                              "checked (a launch's block state is kept under %llu MiB)",
@@ -118,11 +128,14 @@ static int sy_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     }
     hdr->magic = CC_SY_LAUNCH_MAGIC;
     hdr->nblocks = x->nblocks;
+    hdr->region_bytes = region;
     hdr->records = c->slots[slot].host;
     return 0;
 }
 
-/* Without the manager's lock: the block regions, zeroed on the launch's stream. */
+/* Without the manager's lock: the block regions, zero before the launch: the bytes past what
+ * the slot's earlier launches left zero are zeroed on the launch's stream (all of a new buffer;
+ * none after a launch whose blocks all cleared their regions). */
 static int sy_prepare(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
 {
     cc_sy_launch *hdr = out;
@@ -138,10 +151,15 @@ static int sy_prepare(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, 
         }
         x->blocks = p;
         x->cap = cap;
+        x->zeroed = 0;
     }
-    if (x->used > 0 &&
-        sanitizerMemset(x->blocks, 0, x->used, d->hStream) != SANITIZER_SUCCESS) {
-        return -1;
+    if (x->used > x->zeroed) {
+        if (sanitizerMemset((char *)x->blocks + x->zeroed, 0, x->used - x->zeroed,
+                            d->hStream) != SANITIZER_SUCCESS) {
+            x->zeroed = 0;
+            return -1;
+        }
+        x->zeroed = x->used;
     }
     hdr->blocks = x->blocks;
     return 0;
@@ -160,7 +178,7 @@ static void sy_fetch(void *dev, void *host, void *extra, Sanitizer_StreamHandle 
     r->counts_valid =
         sanitizerMemcpyDeviceToHost(r->counts, hdr->counts, sizeof r->counts, hstream) ==
             SANITIZER_SUCCESS &&
-        sanitizerMemcpyDeviceToHost(&r->overflow, &hdr->overflow, 2 * sizeof(unsigned int),
+        sanitizerMemcpyDeviceToHost(&r->overflow, &hdr->overflow, 3 * sizeof(unsigned int),
                                     hstream) == SANITIZER_SUCCESS;
     /* A launch that finds this header later without a binding of its own must not use it. */
     sanitizerMemset(dev, 0, sizeof(uint32_t), hstream);
@@ -230,6 +248,9 @@ static int sy_drain(cc_instr_ctx *c, int slot_index, cc_instr_done *l, cc_instr_
     sy_slot *x = slot->extra;
     const char *kernel = l->function_name != NULL ? l->function_name : "";
     int have_counts = device_ok && rec->counts_valid;
+    if (x != NULL && !(have_counts && rec->cleaned == x->nblocks)) {
+        x->zeroed = 0; /* a region may be left dirty: zero them all before the next launch */
+    }
     if (!device_ok && sy_g.lost++ == 0) {
         cc_agent_report_note("synccheck: the results of launch #%llu (kernel %s) could not be "
                              "read back (it or a later launch may have faulted)",
@@ -296,7 +317,9 @@ int cc_sy_config_load(const char *encoded_options, char *err, size_t errlen)
 
 /* CUCHECK_SY_PATCH=floor: the same instruction classes patched with functions that return at
  * once and no block state prepared (a measuring aid: what the patched calls alone cost,
- * bench/synccheck_floor.sh, docs/synccheck.md). */
+ * bench/synccheck_floor.sh, docs/synccheck.md); =state-floor: the same with the block regions
+ * zeroed before every launch (empty patches never clear them): what a memset of the regions
+ * costs, which a check pays only on a slot's first launches. */
 static int sy_prepare_floor(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
 {
     (void)c, (void)slot, (void)d;
@@ -309,6 +332,13 @@ static int sy_prepare_floor(cc_instr_ctx *c, int slot, const Sanitizer_LaunchDat
 const cc_instr_client *cc_sy_client_init(void)
 {
     const char *v = cc_knob_get(CC_KNOB_SY_PATCH);
+    if (v != NULL && strcmp(v, "state-floor") == 0) {
+        static cc_instr_client state; /* empty patches, the block regions prepared */
+        cc_agent_note("synccheck: CUCHECK_SY_PATCH=state-floor: the block regions prepared as "
+                      "for a check, the instructions patched with empty functions; nothing is "
+                      "checked");
+        return cc_instr_floor_client(&sy_client, NULL, &state);
+    }
     if (v != NULL && strcmp(v, "floor") == 0) {
         static cc_instr_client floor; /* synccheck's client with empty patches, no state */
         cc_agent_note("synccheck: CUCHECK_SY_PATCH=floor: barriers, warp syncs, shuffles and "

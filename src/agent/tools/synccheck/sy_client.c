@@ -2,9 +2,9 @@
  * barriers, warp syncs before and after their release, shuffles, thread exits:
  * synccheck_patches.cuh), its launch policy (kernel include/exclude, launch skip/count, --mode
  * full: every launch, adaptive: --checks-per-kernel checked launches per (kernel, grid, block)),
- * the cc_sy_launch header (per-block regions, zeroed on the launch's stream only where the slot's
- * last launch did not leave them zero: each block clears its own at its last exit), and the drain once
- * the launch is done: the misuse records in the slot's pinned memory become
+ * the cc_sy_launch header (per-block regions, zeroed on the launch's stream only where the
+ * slot's last launch did not leave them zero: each block clears its own at its last exit), and
+ * the drain once the launch is done: the misuse records in the slot's pinned memory become
  * CC_EV_DEVICE_SYNC_ERROR events (pcs -> file:line from the module's cubin); a warp sync whose
  * misuse a shuffle right after it took over is reported once, as the shuffle's. The functions
  * here run with cc_instr_g.lock held, but for sy_prepare and sy_fetch. */

@@ -1,14 +1,14 @@
 // synccheck's device patches (patch_records.h, "synccheck"): barriers, warp synchronizations
 // and shuffles that not every thread they name takes part in, found on the device with a
-// bounded per-block region of the launch's buffer (zeroed before the launch) and no locks. Each
-// group of lanes that runs a patched instruction together is handled by its lowest active lane,
-// with atomics: it notes its warp's exited lanes at the thread's exit, counts the warp's
+// bounded per-block region of the launch's buffer (zero when the block starts) and no locks.
+// Each group of lanes that runs a patched instruction together is handled by its lowest active
+// lane, with atomics: it notes its warp's exited lanes at the thread's exit, counts the warp's
 // barrier rounds (the first warp at round r claims the round with its barrier's pc, later warps
 // compare), and keeps the warp's synchronization in progress. A misuse is folded by (pc, kind,
 // flags) into one of CC_SY_MAX_SITES host-visible records. The block's last exit clears its
-// region, so that the next launch finds it zero without a memset. Every entry point is a thin gate:
-// it checks that the launch is checked and calls the body (a patch saves every register it
-// uses before its first instruction, so the gate keeps that short for unchecked launches).
+// region, so that the next launch finds it zero without a memset. Every entry point is a thin
+// gate: it checks that the launch is checked and calls the body (a patch saves every register
+// it uses before its first instruction, so the gate keeps that short for unchecked launches).
 
 static __device__ __forceinline__ uint32_t cc_sy_tid()
 {

@@ -328,10 +328,11 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
 /* ---- synccheck: misused synchronization found on the device, only (pc, kind) records leave it
  * A checked launch gets a cc_sy_launch (device memory) as userdata. Per block (linear block id
  * below nblocks) a cc_sy_block region of the launch's buffer (device memory, region_bytes: the
- * header and one cc_sy_warp per warp of the block): the block's exited threads, the barrier of
- * each of the last two rounds (the first warp there claims it), and per warp its exited lanes,
- * its barrier rounds and its warp synchronization in progress. Updated by each group's lowest
- * active lane with atomics (no locks); a misuse is folded by (pc, kind, flags) into one of
+ * header and one cc_sy_warp per warp of the block): per warp its exited lanes, its barrier
+ * rounds, the barrier of each of its last two rounds (checked against the next warp's once the
+ * round completed) and its warp synchronization in progress. Updated by each group's lowest
+ * active lane: with plain block-scope loads and stores when the group is all of its warp's live
+ * lanes, else with atomics (no locks); a misuse is folded by (pc, kind, flags) into one of
  * CC_SY_MAX_SITES records (pinned host memory). A region is zero when its block starts: zeroed
  * once when the buffer is new (or after a launch that did not clear every region), then cleared
  * by its block's last exit (`done`), so that a slot's next launch finds it zero. */
@@ -362,11 +363,13 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
 #define CC_SY_F_MASK_UNKNOWN 0x10u
 #define CC_SY_F_AT_EXIT 0x20u
 
-typedef struct cc_sy_warp {      /* 64 bytes */
-    /* Block barriers this warp passed (high 32 bits) and its lanes that exited (low 32 bits):
-     * one word, so that a barrier's count reads the exits and an exit's note reads the rounds in
-     * the same atomic. */
-    unsigned long long rounds_exited;
+typedef struct cc_sy_warp {      /* 64 bytes; what a barrier reads is in its first 32 */
+    /* The barrier of the warp's round r (0, 1, ...) in slot[r & 1]: (r + 1) << 32 | (pc >> 4)
+     * (low 32 bits); 0 = none yet. The warp's rounds passed are the larger tag of the two.
+     * Written before the barrier, read by the previous warp (cyclically) after it: the block's
+     * barrier holds the warps within one round of each other, so two slots suffice. */
+    unsigned long long slot[2];
+    unsigned int exited;         /* the warp's lanes that exited */
     unsigned int arrived;        /* unaligned barrier: lanes arrived in the current round */
     unsigned int sw_wait;        /* lanes waiting in a warp sync (set before it, cleared after) */
     unsigned int sw_mask;        /* the masks they wait on, together */
@@ -374,20 +377,16 @@ typedef struct cc_sy_warp {      /* 64 bytes */
     unsigned int sw_bad;         /* CC_SY_F_* found on it so far (a shuffle after it takes them) */
     unsigned int sw_bad_lanes;   /* the lanes at fault */
     unsigned int sw_last_mask;   /* the mask of the warp's last warp sync */
-    unsigned int reserved[7];
+    unsigned int reserved[4];
 } cc_sy_warp;
 
 typedef struct cc_sy_block {     /* one block's region: zero when the block starts */
-    unsigned int exited;         /* threads of the block whose exit began */
-    unsigned int round_tid[2];   /* a thread of the warp that claimed round[parity] */
     unsigned int done;           /* threads whose exit was handled: the last clears the region */
-    /* The barrier of round r (0, 1, ...) in round[r & 1]: (r + 1) << 32 | (pc >> 4) (low 32
-     * bits), set by the first warp there; 0 = none yet. */
-    unsigned long long round[2];
+    unsigned int reserved[7];    /* so that each warp's first 32 bytes are one sector */
     cc_sy_warp warps[CC_SY_WARPS]; /* the block's warps: a region holds only those */
 } cc_sy_block;
 
-/* The bytes of a region for a block of `nwarps` warps (a multiple of 16). */
+/* The bytes of a region for a block of `nwarps` warps (a multiple of 32). */
 #define CC_SY_REGION_BYTES(nwarps) (32u + 64u * (unsigned)(nwarps))
 
 typedef struct cc_sy_record {    /* host-visible; valid is written last */

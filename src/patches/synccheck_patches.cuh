@@ -2,13 +2,18 @@
 // and shuffles that not every thread they name takes part in, found on the device with a
 // bounded per-block region of the launch's buffer (zero when the block starts) and no locks.
 // Each group of lanes that runs a patched instruction together is handled by its lowest active
-// lane, with atomics: it notes its warp's exited lanes at the thread's exit, counts the warp's
-// barrier rounds (the first warp at round r claims the round with its barrier's pc, later warps
-// compare), and keeps the warp's synchronization in progress. A misuse is folded by (pc, kind,
-// flags) into one of CC_SY_MAX_SITES host-visible records. The block's last exit clears its
-// region, so that the next launch finds it zero without a memset. Every entry point is a thin
-// gate: it checks that the launch is checked and calls the body (a patch saves every register
-// it uses before its first instruction, so the gate keeps that short for unchecked launches).
+// lane: it notes its warp's exited lanes at the thread's exit, counts the warp's barrier rounds
+// and notes each round's barrier in the warp's slot, and keeps the warp's synchronization in
+// progress. A group that is all of its warp's live lanes (the common case) updates the warp's
+// words with plain block-scope loads and stores, which the SM's L1 serves (nothing else of the
+// warp runs); a part of a warp uses atomics. A round is checked after it completed, at the
+// warp's next barrier or exit: its barrier against the next warp's (cyclically), so that warps
+// at two barriers, or a warp that never got there (it exited), are found without any word
+// that the block's warps share. A misuse is folded by (pc, kind, flags) into one of
+// CC_SY_MAX_SITES host-visible records. The block's last exit clears its region, so that the
+// next launch finds it zero without a memset. Every entry point is a thin gate: it checks that
+// the launch is checked and calls the body (a patch saves every register it uses before its
+// first instruction, so the gate keeps that short for unchecked launches).
 
 static __device__ __forceinline__ uint32_t cc_sy_tid()
 {
@@ -40,14 +45,48 @@ static __device__ __forceinline__ bool cc_sy_leader(uint32_t active, uint32_t ti
     return (tid & 31u) == (uint32_t)(__ffs((int)active) - 1);
 }
 
+// Loads and stores of the block's region: every thread that shares a word is of this block, so
+// block scope suffices, and the SM's L1 can serve the loads (a volatile load goes to L2).
 static __device__ __forceinline__ uint32_t cc_sy_load(const unsigned int *p)
 {
-    return *(const volatile unsigned int *)p;
+    uint32_t v;
+    asm volatile("ld.relaxed.cta.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
 }
 
 static __device__ __forceinline__ unsigned long long cc_sy_load64(const unsigned long long *p)
 {
-    return *(const volatile unsigned long long *)p;
+    unsigned long long v;
+    asm volatile("ld.relaxed.cta.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// A warp's two round slots (16 bytes, aligned) in one load.
+static __device__ __forceinline__ void cc_sy_load_slots(const unsigned long long *p,
+                                                        unsigned long long *s0,
+                                                        unsigned long long *s1)
+{
+    asm volatile("ld.relaxed.cta.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(*s0), "=l"(*s1)
+                 : "l"(p)
+                 : "memory");
+}
+
+// The rounds a warp passed: the larger tag of its two slots.
+static __device__ __forceinline__ uint32_t cc_sy_rounds(unsigned long long s0,
+                                                        unsigned long long s1)
+{
+    return max((uint32_t)(s0 >> 32), (uint32_t)(s1 >> 32));
+}
+
+static __device__ __forceinline__ void cc_sy_store(unsigned int *p, uint32_t v)
+{
+    asm volatile("st.relaxed.cta.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+
+static __device__ __forceinline__ void cc_sy_store64(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.cta.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
 }
 
 // A pc from the 32 bits of pc >> 4 kept in a round or a warp sync, next to a full pc.
@@ -55,6 +94,14 @@ static __device__ __forceinline__ uint64_t cc_sy_pc_of(uint32_t low, uint64_t ne
 {
     return (near & ~((1ull << 36) - 1ull)) | ((uint64_t)low << 4);
 }
+
+// `exited` for a record: the block's exited threads, counted by the thread that writes it.
+#define CC_SY_COUNT_EXITED 0xffffffffu
+
+static __device__ __forceinline__ cc_sy_block *cc_sy_region(const cc_sy_launch *L);
+
+// The threads of this block whose exits were noted (from its warps' exited lanes).
+static __device__ __forceinline__ uint32_t cc_sy_count_exited(const cc_sy_launch *L);
 
 // Record one misuse (the slow end): dedup by (pc, kind, flags), the first thread of a record
 // writes it, every one counts.
@@ -96,7 +143,7 @@ static __device__ __noinline__ void cc_sy_record_misuse(cc_sy_launch *L, uint64_
     r->other_thread = other_thread;
     r->mask = mask;
     r->lanes = lanes;
-    r->exited = exited;
+    r->exited = exited == CC_SY_COUNT_EXITED ? cc_sy_count_exited(L) : exited;
     __threadfence_system();
     r->valid = 1u;
 }
@@ -109,26 +156,121 @@ static __device__ __forceinline__ cc_sy_block *cc_sy_region(const cc_sy_launch *
                           : nullptr;
 }
 
+static __device__ __forceinline__ uint32_t cc_sy_nwarps()
+{
+    return (blockDim.x * blockDim.y * blockDim.z + 31u) >> 5;
+}
+
+static __device__ __forceinline__ uint32_t cc_sy_count_exited(const cc_sy_launch *L)
+{
+    const cc_sy_block *B = cc_sy_region(L);
+    uint32_t exited = 0u, nwarps = cc_sy_nwarps();
+    for (uint32_t w = 0; B != nullptr && w < nwarps; w++) {
+        exited += (uint32_t)__popc(cc_sy_load(&B->warps[w].exited) & cc_sy_existing(w));
+    }
+    return exited;
+}
+
 // ---- block barriers ----
 
-// Round r of the block's barriers at pc, for this warp: the first warp there claims the round
-// (one atomic max: an empty slot or an older round is below (r + 1) << 32); a later one at
-// another barrier instruction finds warps of the block at different barriers (whichever pc the
-// slot keeps, one of the two sees the other's).
-static __device__ __forceinline__ void cc_sy_round(cc_sy_launch *L, cc_sy_block *B, uint64_t pc,
-                                                   uint32_t r, uint32_t active, uint32_t tid)
+// The warp a warp checks its rounds against: the next one, cyclically (itself in a block of one
+// warp: nothing to check).
+static __device__ __forceinline__ uint32_t cc_sy_next_warp(uint32_t warp)
 {
-    unsigned long long want = ((unsigned long long)(r + 1u) << 32) | (uint32_t)(pc >> 4);
-    unsigned long long cur = atomicMax(&B->round[r & 1u], want);
-    if (cur < want) {
-        *(volatile unsigned int *)&B->round_tid[r & 1u] = tid; // the thread the slot's pc names
+    return warp + 1u >= cc_sy_nwarps() ? 0u : warp + 1u;
+}
+
+// Round r of the block's barriers, after it completed (every warp of the block passed it or had
+// exited, and what each wrote before it is visible): this warp's barrier (`mine`, its slot of
+// r's parity) against the next warp's (`theirs`). Around the block, warps at two barriers of
+// one round differ somewhere from their next warp, and a warp that never got there (it exited)
+// leaves its slot on an older round. A next warp already a round further (possible only at this
+// warp's exit) is not judged here: it went on after this warp exited, which its own previous
+// warp finds. The misuse found (CC_SY_BLOCK_DIVERGENT, CC_SY_AFTER_EXIT) or 0.
+static __device__ __forceinline__ uint32_t cc_sy_round_misuse(uint32_t r, unsigned long long mine,
+                                                             unsigned long long theirs)
+{
+    if ((uint32_t)(mine >> 32) != r + 1u) {
+        return 0u;
     }
-    if ((cur >> 32) == (unsigned long long)(r + 1u) && (uint32_t)cur != (uint32_t)(pc >> 4)) {
-        cc_sy_record_misuse(L, pc, CC_SY_BLOCK_DIVERGENT, 0u, active, 0u, 0u,
-                            cc_sy_pc_of((uint32_t)cur, pc), cc_sy_load(&B->round_tid[r & 1u]));
+    int32_t ahead = (int32_t)((uint32_t)(theirs >> 32) - (r + 1u));
+    if (ahead == 0 && (uint32_t)theirs != (uint32_t)mine) {
+        return CC_SY_BLOCK_DIVERGENT;
+    }
+    return ahead < 0 ? CC_SY_AFTER_EXIT : 0u;
+}
+
+// The slow end of a barrier or exit that found something (or the warp's round r - 1 to judge
+// again): round r - 1 judged and recorded (its slots, stable until this warp's next barrier,
+// read again), and with own_exits a barrier reached after lanes of this warp exited.
+static __device__ __noinline__ void cc_sy_report_round(cc_sy_launch *L, uint64_t pc, uint32_t r,
+                                                       uint32_t active, bool own_exits)
+{
+    cc_sy_block *B = cc_sy_region(L);
+    uint32_t warp = cc_sy_tid() >> 5, next = cc_sy_next_warp(warp);
+    if (own_exits) {
+        cc_sy_record_misuse(L, pc, CC_SY_AFTER_EXIT, 0u, active, 0u, CC_SY_COUNT_EXITED, 0ull, 0u);
+    }
+    if (r == 0u || next == warp) {
+        return;
+    }
+    unsigned long long mine = cc_sy_load64(&B->warps[warp].slot[(r - 1u) & 1u]);
+    unsigned long long theirs = cc_sy_load64(&B->warps[next].slot[(r - 1u) & 1u]);
+    uint32_t kind = cc_sy_round_misuse(r - 1u, mine, theirs);
+    if (kind == CC_SY_BLOCK_DIVERGENT) {
+        cc_sy_record_misuse(L, cc_sy_pc_of((uint32_t)mine, pc), kind, 0u, active, 0u, 0u,
+                            cc_sy_pc_of((uint32_t)theirs, pc), next * 32u);
+    } else if (kind == CC_SY_AFTER_EXIT) {
+        cc_sy_record_misuse(L, cc_sy_pc_of((uint32_t)mine, pc), kind, 0u, active, 0u,
+                            CC_SY_COUNT_EXITED, 0ull, 0u);
     }
 }
 
+// A barrier reached by part of a warp's live lanes (atomics: other groups of the warp run too):
+// the warp's next round claimed with its slot (an unaligned barrier's by the last of the warp's
+// live lanes to arrive). The round claimed, with CC_SY_OWN_EXITS when lanes of the warp had
+// exited, or CC_SY_ROUND_OPEN (nothing claimed: lanes of the warp still to arrive).
+#define CC_SY_ROUND_OPEN 0xffffffffffffffffull
+#define CC_SY_OWN_EXITS (1ull << 32)
+
+static __device__ __noinline__ unsigned long long cc_sy_barrier_part(cc_sy_launch *L, uint64_t pc,
+                                                                     uint32_t active,
+                                                                     uint32_t flags)
+{
+    cc_sy_block *B = cc_sy_region(L);
+    uint32_t warp = cc_sy_tid() >> 5, existing = cc_sy_existing(warp);
+    cc_sy_warp *W = &B->warps[warp];
+    uint32_t live = existing & ~cc_sy_load(&W->exited);
+    if (flags & SANITIZER_BARRIER_FLAG_UNALIGNED_ALLOWED) {
+        // Lanes may arrive apart: the warp's round is done when its live lanes all arrived.
+        uint32_t seen = atomicOr(&W->arrived, active) | active;
+        if ((seen & live) != live) {
+            return CC_SY_ROUND_OPEN;
+        }
+        atomicAnd(&W->arrived, ~seen);
+    } else if (active != live) {
+        cc_sy_record_misuse(L, pc, CC_SY_WARP_DIVERGENT, 0u, active, live & ~active, 0u, 0ull, 0u);
+    }
+    // Each group that gets here counts a round: its slot claimed by compare-and-swap against
+    // another group of the warp doing the same.
+    uint32_t r = 0u;
+    for (int i = 0; i < 8; i++) {
+        unsigned long long s0, s1;
+        cc_sy_load_slots(W->slot, &s0, &s1);
+        r = cc_sy_rounds(s0, s1);
+        unsigned long long old = (r & 1u) ? s1 : s0;
+        unsigned long long mine = ((unsigned long long)(r + 1u) << 32) | (uint32_t)(pc >> 4);
+        if (atomicCAS(&W->slot[r & 1u], old, mine) == old) {
+            break;
+        }
+    }
+    return r | ((existing & ~live) != 0u ? CC_SY_OWN_EXITS : 0ull);
+}
+
+// A block barrier. The common case, all of the warp's live lanes at once, runs here with plain
+// loads and stores and no call: the warp's slots and exited lanes and the next warp's slots
+// read at once (two sectors, one round trip, before any store), the round's slot written, round
+// r - 1 judged; anything found, and a part of a warp, goes to the slow end.
 static __device__ __noinline__ void cc_sy_barrier_checked(cc_sy_launch *L, uint64_t pc,
                                                           uint32_t barIndex,
                                                           uint32_t threadCount, uint32_t flags)
@@ -143,38 +285,27 @@ static __device__ __noinline__ void cc_sy_barrier_checked(cc_sy_launch *L, uint6
         atomicAdd(&L->unmodelled, 1u); // a named or partial barrier: not modelled
         return;
     }
-    cc_sy_warp *W = &B->warps[tid >> 5];
-    uint32_t existing = cc_sy_existing(tid >> 5);
-    uint32_t r;
-    if (flags & SANITIZER_BARRIER_FLAG_UNALIGNED_ALLOWED) {
-        // Lanes may arrive apart: the warp's round is done when its live lanes all arrived.
-        uint32_t live = existing & ~(uint32_t)cc_sy_load64(&W->rounds_exited);
-        uint32_t seen = atomicOr(&W->arrived, active) | active;
-        if ((seen & live) != live) {
-            r = 0xffffffffu;
-        } else {
-            atomicAnd(&W->arrived, ~seen);
-            r = (uint32_t)(atomicAdd(&W->rounds_exited, 1ull << 32) >> 32);
+    uint32_t warp = tid >> 5, next = cc_sy_next_warp(warp), existing = cc_sy_existing(warp);
+    cc_sy_warp *W = &B->warps[warp];
+    unsigned long long mine0, mine1, theirs0, theirs1;
+    cc_sy_load_slots(W->slot, &mine0, &mine1);
+    uint32_t exited = cc_sy_load(&W->exited);
+    cc_sy_load_slots(B->warps[next].slot, &theirs0, &theirs1);
+    if (active != (existing & ~exited)) {
+        unsigned long long got = cc_sy_barrier_part(L, pc, active, flags);
+        if (got != CC_SY_ROUND_OPEN) {
+            cc_sy_report_round(L, pc, (uint32_t)got, active, (got & CC_SY_OWN_EXITS) != 0ull);
         }
-    } else {
-        // The round counted and the warp's exited lanes read in one atomic.
-        unsigned long long was = atomicAdd(&W->rounds_exited, 1ull << 32);
-        uint32_t live = existing & ~(uint32_t)was;
-        r = (uint32_t)(was >> 32);
-        if (active != live) {
-            cc_sy_record_misuse(L, pc, CC_SY_WARP_DIVERGENT, 0u, active, live & ~active, 0u, 0ull,
-                                0u);
-        }
+        return;
     }
-    if (r != 0xffffffffu) {
-        cc_sy_round(L, B, pc, r, active, tid);
-    }
-    // The round claimed before the exits are read (cc_sy_exit_checked: after). Both sides are
-    // threads of one block, so a block-scope fence orders them (a GPU-scope one cost more).
-    __threadfence_block();
-    uint32_t exited = cc_sy_load(&B->exited);
-    if (exited != 0u) {
-        cc_sy_record_misuse(L, pc, CC_SY_AFTER_EXIT, 0u, active, 0u, exited, 0ull, 0u);
+    uint32_t r = cc_sy_rounds(mine0, mine1);
+    cc_sy_store64(&W->slot[r & 1u], ((unsigned long long)(r + 1u) << 32) | (uint32_t)(pc >> 4));
+    bool own_exits = (exited & existing) != 0u;
+    bool misuse = r != 0u && next != warp &&
+                  cc_sy_round_misuse(r - 1u, (r & 1u) ? mine0 : mine1,
+                                     (r & 1u) ? theirs0 : theirs1) != 0u;
+    if (own_exits || misuse) {
+        cc_sy_report_round(L, pc, r, active, own_exits);
     }
 }
 
@@ -201,7 +332,7 @@ static __device__ __noinline__ void cc_sy_syncwarp_checked(cc_sy_launch *L, uint
     }
     uint32_t warp = tid >> 5, existing = cc_sy_existing(warp);
     cc_sy_warp *W = &B->warps[warp];
-    uint32_t exited = (uint32_t)cc_sy_load64(&W->rounds_exited);
+    uint32_t exited = cc_sy_load(&W->exited);
     uint32_t bad = 0u, lanes = 0u;
     if (active & ~mask) {
         bad |= CC_SY_F_NOT_IN_MASK;
@@ -244,7 +375,12 @@ static __device__ __noinline__ void cc_sy_syncwarp_release_checked(cc_sy_launch 
         return;
     }
     cc_sy_warp *W = &B->warps[tid >> 5];
-    if ((atomicAnd(&W->sw_wait, ~active) & ~active) == 0u) {
+    uint32_t live = cc_sy_existing(tid >> 5) & ~cc_sy_load(&W->exited);
+    if (active == live) {
+        // All of the warp's live lanes: nothing else of the warp waits or runs.
+        cc_sy_store(&W->sw_wait, 0u);
+        cc_sy_store(&W->sw_mask, 0u);
+    } else if ((atomicAnd(&W->sw_wait, ~active) & ~active) == 0u) {
         atomicAnd(&W->sw_mask, 0u); // nobody waits any more
     }
 }
@@ -275,14 +411,14 @@ static __device__ __noinline__ void cc_sy_shfl_checked(cc_sy_launch *L, uint64_t
     uint32_t sync_pc = cc_sy_load(&W->sw_pc);
     uint32_t dist = (uint32_t)(pc >> 4) - sync_pc;
     if (sync_pc != 0u && dist >= 1u && dist <= CC_SY_SHFL_WINDOW) {
-        uint32_t bad = atomicExch(&W->sw_bad, 0u);
+        uint32_t bad = cc_sy_load(&W->sw_bad) != 0u ? atomicExch(&W->sw_bad, 0u) : 0u;
         if (bad != 0u) {
             cc_sy_record_misuse(L, pc, CC_SY_SHFL_MASK, bad, cc_sy_load(&W->sw_mask) | active,
                                 cc_sy_load(&W->sw_bad_lanes), 0u, 0ull, 0u);
         }
         return;
     }
-    uint32_t live = cc_sy_existing(tid >> 5) & ~(uint32_t)cc_sy_load64(&W->rounds_exited);
+    uint32_t live = cc_sy_existing(tid >> 5) & ~cc_sy_load(&W->exited);
     if (active != live && cc_sy_load(&W->sw_last_mask) != active) {
         cc_sy_record_misuse(L, pc, CC_SY_SHFL_MASK, CC_SY_F_MASK_UNKNOWN, active, live & ~active,
                             0u, 0ull, 0u);
@@ -311,29 +447,29 @@ static __device__ __noinline__ void cc_sy_clear(cc_sy_launch *L, cc_sy_block *B,
     atomicAdd(&L->cleaned, 1u);
 }
 
-// The exiting lanes are noted; a barrier round this warp never reached that another warp is in
-// (it waits for threads that exit) and a warp sync of the warp's other lanes that names them
-// (they exit instead of arriving) are misuses. The group that completes the block's exits
-// clears the region: every lane's earlier updates are ordered before its group's count (the
-// warp sync, then the leader's fence), and the clear after every count (the fence after it).
-static __device__ __noinline__ void cc_sy_exit_checked(cc_sy_launch *L, uint64_t pc)
+// The block's exits counted (`n` threads more, after the warp sync and every read of the region
+// by the exiting group): the group that completes them clears the region, after a fence that
+// orders every count before the clear.
+static __device__ __forceinline__ void cc_sy_count_exits(cc_sy_launch *L, cc_sy_block *B,
+                                                         uint32_t n)
+{
+    uint32_t nthreads = blockDim.x * blockDim.y * blockDim.z;
+    __threadfence_block();
+    if (atomicAdd(&B->done, n) + n == nthreads) {
+        __threadfence_block();
+        cc_sy_clear(L, B, nthreads);
+    }
+}
+
+// Lanes exiting while others of their warp live (atomics: other groups of the warp run too):
+// their exit noted; a warp sync of the other lanes that names them is a misuse (they exit
+// instead of arriving). True when this group completes the warp's exits.
+static __device__ __noinline__ bool cc_sy_exit_part(cc_sy_launch *L, uint64_t pc, uint32_t active)
 {
     cc_sy_block *B = cc_sy_region(L);
-    uint32_t active = __activemask(), tid = cc_sy_tid();
-    __syncwarp(active);
-    if (B == nullptr || !cc_sy_leader(active, tid)) {
-        return;
-    }
-    cc_sy_warp *W = &B->warps[tid >> 5];
-    uint32_t n = (uint32_t)__popc(active);
-    uint32_t r = (uint32_t)(atomicOr(&W->rounds_exited, (unsigned long long)active) >> 32);
-    uint32_t exited = atomicAdd(&B->exited, n) + n;
-    __threadfence_block(); // the exit counted before the rounds are read (the same block)
-    unsigned long long cur = *(volatile unsigned long long *)&B->round[r & 1u];
-    if ((cur >> 32) == (unsigned long long)(r + 1u)) {
-        cc_sy_record_misuse(L, cc_sy_pc_of((uint32_t)cur, pc), CC_SY_AFTER_EXIT, CC_SY_F_AT_EXIT,
-                            active, active, exited, 0ull, 0u);
-    }
+    uint32_t warp = cc_sy_tid() >> 5, existing = cc_sy_existing(warp);
+    cc_sy_warp *W = &B->warps[warp];
+    uint32_t was = atomicOr(&W->exited, active);
     uint32_t waiting = cc_sy_load(&W->sw_wait) & ~active;
     uint32_t named = cc_sy_load(&W->sw_mask) & active;
     if (waiting != 0u && named != 0u) {
@@ -342,12 +478,41 @@ static __device__ __noinline__ void cc_sy_exit_checked(cc_sy_launch *L, uint64_t
         cc_sy_record_misuse(L, cc_sy_pc_of(cc_sy_load(&W->sw_pc), pc), CC_SY_SYNCWARP_MASK,
                             CC_SY_F_EXIT_WAITED, cc_sy_load(&W->sw_mask), named, 0u, 0ull, 0u);
     }
-    uint32_t nthreads = blockDim.x * blockDim.y * blockDim.z;
-    __threadfence_block();
-    if (atomicAdd(&B->done, n) + n == nthreads) {
-        __threadfence_block();
-        cc_sy_clear(L, B, nthreads);
+    return (existing & ~(was | active)) == 0u;
+}
+
+// A thread's exit (each group's leader, after its warp sync, so that every lane's earlier
+// updates are ordered before the group's count). The common case, the warp's last live lanes,
+// runs here with plain loads and stores: the exit noted and the warp's last round judged (as
+// at a barrier: cc_sy_barrier_checked); anything found, and a part of a warp, goes to the slow
+// end.
+static __device__ __noinline__ void cc_sy_exit_checked(cc_sy_launch *L, uint64_t pc)
+{
+    cc_sy_block *B = cc_sy_region(L);
+    uint32_t active = __activemask(), tid = cc_sy_tid();
+    __syncwarp(active);
+    if (B == nullptr || !cc_sy_leader(active, tid)) {
+        return;
     }
+    uint32_t warp = tid >> 5, next = cc_sy_next_warp(warp), existing = cc_sy_existing(warp);
+    cc_sy_warp *W = &B->warps[warp];
+    unsigned long long mine0, mine1, theirs0, theirs1;
+    cc_sy_load_slots(W->slot, &mine0, &mine1);
+    uint32_t exited = cc_sy_load(&W->exited);
+    cc_sy_load_slots(B->warps[next].slot, &theirs0, &theirs1);
+    uint32_t r = cc_sy_rounds(mine0, mine1);
+    if (active != (existing & ~exited)) {
+        if (cc_sy_exit_part(L, pc, active)) {
+            cc_sy_report_round(L, pc, r, active, false); // the group that ends the warp
+        }
+    } else {
+        cc_sy_store(&W->exited, exited | active);
+        if (r != 0u && next != warp &&
+            cc_sy_round_misuse(r - 1u, (r & 1u) ? mine0 : mine1, (r & 1u) ? theirs0 : theirs1)) {
+            cc_sy_report_round(L, pc, r, active, false);
+        }
+    }
+    cc_sy_count_exits(L, cc_sy_region(L), (uint32_t)__popc(active));
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult cc_sy_block_exit(void *userdata,

@@ -180,6 +180,19 @@ static __device__ __forceinline__ uint32_t cc_sy_next_warp(uint32_t warp)
     return warp + 1u >= cc_sy_nwarps() ? 0u : warp + 1u;
 }
 
+// What a barrier or an exit reads, issued at once before any store (two sectors, one round
+// trip): the warp's two slots and the next warp's, and the warp's exited lanes (returned).
+static __device__ __forceinline__ uint32_t
+cc_sy_read_round_words(const cc_sy_block *B, uint32_t warp, uint32_t next,
+                       unsigned long long *mine0, unsigned long long *mine1,
+                       unsigned long long *theirs0, unsigned long long *theirs1)
+{
+    cc_sy_load_slots(B->warps[warp].slot, mine0, mine1);
+    uint32_t exited = cc_sy_load(&B->warps[warp].exited);
+    cc_sy_load_slots(B->warps[next].slot, theirs0, theirs1);
+    return exited;
+}
+
 // Round r of the block's barriers, after it completed (every warp of the block passed it or had
 // exited, and what each wrote before it is visible): this warp's barrier (`mine`, its slot of
 // r's parity) against the next warp's (`theirs`). Around the block, warps at two barriers of
@@ -288,9 +301,7 @@ static __device__ __noinline__ void cc_sy_barrier_checked(cc_sy_launch *L, uint6
     uint32_t warp = tid >> 5, next = cc_sy_next_warp(warp), existing = cc_sy_existing(warp);
     cc_sy_warp *W = &B->warps[warp];
     unsigned long long mine0, mine1, theirs0, theirs1;
-    cc_sy_load_slots(W->slot, &mine0, &mine1);
-    uint32_t exited = cc_sy_load(&W->exited);
-    cc_sy_load_slots(B->warps[next].slot, &theirs0, &theirs1);
+    uint32_t exited = cc_sy_read_round_words(B, warp, next, &mine0, &mine1, &theirs0, &theirs1);
     if (active != (existing & ~exited)) {
         unsigned long long got = cc_sy_barrier_part(L, pc, active, flags);
         if (got != CC_SY_ROUND_OPEN) {
@@ -497,9 +508,7 @@ static __device__ __noinline__ void cc_sy_exit_checked(cc_sy_launch *L, uint64_t
     uint32_t warp = tid >> 5, next = cc_sy_next_warp(warp), existing = cc_sy_existing(warp);
     cc_sy_warp *W = &B->warps[warp];
     unsigned long long mine0, mine1, theirs0, theirs1;
-    cc_sy_load_slots(W->slot, &mine0, &mine1);
-    uint32_t exited = cc_sy_load(&W->exited);
-    cc_sy_load_slots(B->warps[next].slot, &theirs0, &theirs1);
+    uint32_t exited = cc_sy_read_round_words(B, warp, next, &mine0, &mine1, &theirs0, &theirs1);
     uint32_t r = cc_sy_rounds(mine0, mine1);
     if (active != (existing & ~exited)) {
         if (cc_sy_exit_part(L, pc, active)) {

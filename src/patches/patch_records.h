@@ -328,9 +328,9 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
 /* ---- synccheck: misused synchronization found on the device, only (pc, kind) records leave it
  * A checked launch gets a cc_sy_launch (device memory) as userdata. Per block (linear block id
  * below nblocks) a cc_sy_block region of the launch's buffer (device memory, region_bytes: the
- * header and one cc_sy_warp per warp of the block): per warp its exited lanes, its barrier
- * rounds, the barrier of each of its last two rounds (checked against the next warp's once the
- * round completed) and its warp synchronization in progress. Updated by each group's lowest
+ * header and one cc_sy_warp per warp of the block): per warp the barrier of each of its last
+ * two rounds (which also count its rounds; checked against the next warp's once the round
+ * completed), its exited lanes and its warp synchronization in progress. Updated by each group's lowest
  * active lane: with plain block-scope loads and stores when the group is all of its warp's live
  * lanes, else with atomics (no locks); a misuse is folded by (pc, kind, flags) into one of
  * CC_SY_MAX_SITES records (pinned host memory). A region is zero when its block starts: zeroed

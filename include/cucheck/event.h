@@ -672,7 +672,8 @@ typedef struct cc_ev_device_race {
 #define CC_SYNC_FLAG_EXIT_WAITED 0x8u  /* named lanes exited while the others waited for them */
 #define CC_SYNC_FLAG_MASK_UNKNOWN 0x10u /* shuffle: no mask seen; run by part of its warp (warning) */
 #define CC_SYNC_FLAG_AT_EXIT 0x20u     /* after_exit: found when the thread exited (it named) while
-                                        * others waited at the barrier */
+                                        * others waited at the barrier (recordings of earlier
+                                        * agents; today's patches find it at the barrier) */
 
 typedef struct cc_ev_device_sync_error {
     uint64_t launch_id;    /* CC_EV_LAUNCH launch_id */

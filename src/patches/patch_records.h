@@ -361,7 +361,6 @@ typedef struct cc_rc_launch {   /* device memory; uploaded whole before each che
 #define CC_SY_F_EXITED 0x4u
 #define CC_SY_F_EXIT_WAITED 0x8u
 #define CC_SY_F_MASK_UNKNOWN 0x10u
-#define CC_SY_F_AT_EXIT 0x20u
 
 typedef struct cc_sy_warp {      /* 64 bytes; what a barrier reads is in its first 32 */
     /* The barrier of the warp's round r (0, 1, ...) in slot[r & 1]: (r + 1) << 32 | (pc >> 4)

@@ -55,6 +55,7 @@ static const char *cc_self_slot_name(unsigned slot)
     case CC_SELF_DEFERRED: return "deferred module patching at API exits";
     case CC_SELF_ACCESS_INFER: return "streamcheck: arguments laid out and scanned (in access sets)";
     case CC_SELF_LAUNCH_FILL: return "launch event fields: handles, kernel name, ids";
+    case CC_SELF_TORCH: return "PyTorch allocator trace entries (stacks and events included)";
     default: break;
     }
     return slot < sizeof names / sizeof names[0] ? names[slot] : "other";

@@ -21,7 +21,8 @@ enum {
     CC_SELF_DEFERRED = 23, /* instrumenting tools: module (un)patching deferred to an API exit */
     CC_SELF_ACCESS_INFER = 24, /* streamcheck: laying out and scanning arguments, inside ACCESS */
     CC_SELF_LAUNCH_FILL = 25,  /* a launch event's fields (handles, name, ids), inside LAUNCH */
-    CC_SELF_SLOTS = 26
+    CC_SELF_TORCH = 26,        /* memcheck: PyTorch allocator trace entries (outside callbacks) */
+    CC_SELF_SLOTS = 27
 };
 
 extern int cc_self_time_on;

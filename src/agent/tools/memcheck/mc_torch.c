@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "agent/core/agent.h"
+#include "agent/core/agent_knobs.h"
+#include "agent/core/self_time.h"
 #include "agent/instr/instr_suballoc.h"
 #include "symbols/torch_abi.h"
 #include "symbols/torch_segments.h"
@@ -233,6 +235,7 @@ static void torch_on_entry(const unsigned char *entry)
     if (state == TORCH_OFF || entry == NULL) {
         return;
     }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     int32_t action;
     memcpy(&action, entry, sizeof action);
     pthread_mutex_lock(&torch_lock);
@@ -246,6 +249,9 @@ static void torch_on_entry(const unsigned char *entry)
         cc_torch_segments_apply(&torch_segs, &t, &torch_sink);
     }
     pthread_mutex_unlock(&torch_lock);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_TORCH, t0);
+    }
 }
 
 /* ---- the sink: the manager's sub-allocator table ---- */
@@ -388,10 +394,27 @@ static void torch_try_attach(void)
                   (unsigned long long)object, attach_slot, init_slot);
 }
 
+/* CUCHECK_MC_TORCH=off: the tracker is never attached (read once, at the first allocation). */
+static void torch_knob_read(void)
+{
+    const char *v = cc_knob_get(CC_KNOB_MC_TORCH);
+    if (v != NULL && strcmp(v, "off") == 0) {
+        atomic_store(&torch_state, TORCH_OFF);
+        cc_agent_report_note("memcheck: CUCHECK_MC_TORCH=off: PyTorch's tensor bounds are not "
+                             "read; its caching allocator's segments are checked as whole "
+                             "allocations");
+    }
+}
+
 void cc_mc_torch_on_resource(Sanitizer_CallbackId cbid, const void *data)
 {
+    static pthread_once_t knob_once = PTHREAD_ONCE_INIT;
     if (cbid != SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC ||
         atomic_load_explicit(&torch_state, memory_order_relaxed) >= TORCH_LEARNED) {
+        return;
+    }
+    pthread_once(&knob_once, torch_knob_read);
+    if (atomic_load_explicit(&torch_state, memory_order_relaxed) == TORCH_OFF) {
         return;
     }
     const Sanitizer_ResourceMemoryData *m = (const Sanitizer_ResourceMemoryData *)data;

@@ -29,13 +29,17 @@ int cc_mc_kernel_windows_of(const void *cubin, size_t size, const char *kernel,
  * the kernel's own frame counts in it. Measured on the H200 (sm_90, driver 580): natively the
  * pointer started 576 bytes under the end, the lowest offset that did not fault was exactly
  * pointer - max(need, limit) (frames of 64 bytes and 8 KiB, limits of 1, 4 and 64 KiB, SASS and
- * JIT alike) and the end faulted; under memcheck's patches the pointer started 1,024 bytes
- * under the end (0xfffc00; 0xfffc30-0xfffc40 with earlier patches), and a patch cannot read
- * it. So the end is CC_MC_LOCAL_WINDOW_END (up to CC_MC_LOCAL_TOP_RESERVE bytes above a
- * thread's frames are not checked) and the bottom keeps CC_MC_LOCAL_BOTTOM_SLACK bytes of
- * slack under the pointer's lowest measured start, for patches that move it further down. */
+ * JIT alike) and the end faulted; under the patches the pointer starts lower, by an amount
+ * that depends on the kernel and on the whole patch module (the Sanitizer's frame for the
+ * patch calls), and a patch cannot read it: 1,024 bytes under the end (0xfffc00) for small
+ * frames, 1,920 for a 48-register kernel with an 8 KiB frame, and 2,096 for that kernel once
+ * synccheck's patches grew by 40 bytes of chain (2026-11-26: 48 bytes past a bottom that
+ * assumed 2,048, a false report on mc_local_big_clean). So the end is
+ * CC_MC_LOCAL_WINDOW_END (up to CC_MC_LOCAL_TOP_RESERVE bytes above a thread's frames are not
+ * checked) and the bottom keeps CC_MC_LOCAL_BOTTOM_SLACK bytes of slack: about 2 KiB over the
+ * largest start measured, for kernels and patch modules that move it further down. */
 #define CC_MC_LOCAL_TOP_RESERVE 1024u
-#define CC_MC_LOCAL_BOTTOM_SLACK 1024u
+#define CC_MC_LOCAL_BOTTOM_SLACK 3072u
 
 typedef struct cc_mc_local_window {
     uint32_t lo;   /* lowest offset a thread may touch (0: the bottom is not checked) */

@@ -40,6 +40,13 @@ typedef struct cc_torch_segments {
 } cc_torch_segments;
 
 void cc_torch_segments_init(cc_torch_segments *t);
+/* Whether entries of this action can change anything (1), so that a caller can skip the rest
+ * (FREE_REQUESTED, a third of a training step's entries, and expandable segments' maps). */
+static inline int cc_torch_segments_acts_on(int32_t action)
+{
+    return action == CC_TORCH_ALLOC || action == CC_TORCH_FREE_COMPLETED ||
+           action == CC_TORCH_SEGMENT_ALLOC || action == CC_TORCH_SEGMENT_FREE;
+}
 /* One trace entry. Entries of unknown actions, and frees of blocks never registered, change
  * nothing. */
 void cc_torch_segments_apply(cc_torch_segments *t, const cc_torch_trace *e,

@@ -179,7 +179,8 @@ static void kinds(void)
     memset(&ev, 0, sizeof ev);
     static const uint32_t queued[] = {CC_EV_LAUNCH, CC_EV_ACCESS, CC_EV_MEMCPY, CC_EV_MEMSET,
                                       CC_EV_EVENT_RECORD, CC_EV_EVENT_WAIT, CC_EV_STREAM_SYNC,
-                                      CC_EV_DEVICE_SYNC, CC_EV_GRAPH_LAUNCH, CC_EV_COLLECTIVE};
+                                      CC_EV_DEVICE_SYNC, CC_EV_GRAPH_LAUNCH, CC_EV_COLLECTIVE,
+                                      CC_EV_SUBALLOC};
     static const uint32_t direct[] = {CC_EV_PROCESS_START, CC_EV_PROCESS_EXIT, CC_EV_MODULE_LOAD,
                                       CC_EV_MODULE_UNLOAD, CC_EV_ALLOC, CC_EV_FREE,
                                       CC_EV_HOST_STACK, CC_EV_API_ERROR, CC_EV_GRAPH_NODE,

@@ -51,11 +51,25 @@ static void apply(cc_torch_segments *t, int action, uint64_t addr, uint64_t size
                   uint64_t p1)
 {
     cc_torch_trace e = {action, 0, addr, size, {p0, p1}};
+    char before[sizeof log_text];
+    memcpy(before, log_text, sizeof before);
+    uint64_t untracked = t->untracked_blocks, regions = t->regions;
     cc_torch_segments_apply(t, &e, &sink);
+    if (!cc_torch_segments_acts_on(action)) { /* callers skip such entries: they change nothing */
+        CHECK_STR(log_text, before);
+        CHECK_EQ_U64(t->untracked_blocks, untracked);
+        CHECK_EQ_U64(t->regions, regions);
+    }
 }
 
 int main(void)
 {
+    /* The actions that register and unregister are acted on; FREE_REQUESTED is skipped. */
+    CHECK(cc_torch_segments_acts_on(CC_TORCH_ALLOC));
+    CHECK(cc_torch_segments_acts_on(CC_TORCH_FREE_COMPLETED));
+    CHECK(cc_torch_segments_acts_on(CC_TORCH_SEGMENT_ALLOC));
+    CHECK(cc_torch_segments_acts_on(CC_TORCH_SEGMENT_FREE));
+    CHECK(!cc_torch_segments_acts_on(CC_TORCH_FREE_REQUESTED));
     cc_torch_segments t;
     cc_torch_segments_init(&t);
     apply(&t, CC_TORCH_SEGMENT_ALLOC, 0x200000, 0x200000, 0, 0);

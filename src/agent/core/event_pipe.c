@@ -100,6 +100,7 @@ int cc_pipe_queueable(const cc_event *ev)
     case CC_EV_GRAPH_LAUNCH:
     case CC_EV_LAUNCH_CHECKED:
     case CC_EV_COLLECTIVE:
+    case CC_EV_SUBALLOC: /* PyTorch's tensors: one or two per tensor, as frequent as launches */
         return 1; /* no pointers */
     default:
         return 0;

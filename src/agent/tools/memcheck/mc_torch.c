@@ -235,9 +235,12 @@ static void torch_on_entry(const unsigned char *entry)
     if (state == TORCH_OFF || entry == NULL) {
         return;
     }
-    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     int32_t action;
     memcpy(&action, entry, sizeof action);
+    if (!cc_torch_segments_acts_on(action)) {
+        return;
+    }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_mutex_lock(&torch_lock);
     if (atomic_load(&torch_state) == TORCH_ATTACHED && action == CC_TORCH_SEGMENT_ALLOC) {
         torch_learn(entry);

@@ -85,6 +85,11 @@ typedef struct cc_instr_client {
     /* Launch policy: 1 if this launch runs instrumented (m NULL: a module never seen). It
      * patches/unpatches the module as needed (cc_instr_module_want). */
     int (*decide)(const Sanitizer_LaunchData *d, struct cc_instr_module *m, const cc_event *launch);
+    /* 1 if m may be unpatched when a launch of it needs no instrumentation (the adaptive modes;
+     * the value decide passes to cc_instr_module_want). Asked at each kernel node of a graph
+     * launch in a patched module: such a node never runs checked (cc_instr_on_graph_kernel_node).
+     * May be NULL: graph nodes never unpatch. */
+    int (*may_unpatch)(const struct cc_instr_module *m);
     /* Fill the header for slot `slot` into hdr (dev_bytes, zeroed) from the manager's state,
      * host-side only (no driver or Sanitizer call: device work goes in prepare). 0 ok. */
     int (*fill)(struct cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *hdr);

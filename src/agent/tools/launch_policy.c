@@ -35,6 +35,12 @@ static int func_selected(cc_launch_tables *t, const cc_instr_config *cfg, CUfunc
     return selected;
 }
 
+int cc_launch_policy_may_unpatch(const cc_instr_config *cfg)
+{
+    return !cfg->full ||
+           (cfg->launch_count != 0 && cc_instr_g.checked_launches >= cfg->launch_count);
+}
+
 int cc_launch_policy_decide(cc_launch_tables *t, const cc_instr_config *cfg,
                             const Sanitizer_LaunchData *d, cc_instr_module *m)
 {
@@ -53,9 +59,7 @@ int cc_launch_policy_decide(cc_launch_tables *t, const cc_instr_config *cfg,
             want = shape != NULL && *shape < cfg->checks_per_kernel;
         }
     }
-    int may_unpatch = !cfg->full ||
-                      (cfg->launch_count != 0 && g->checked_launches >= cfg->launch_count);
-    if (!cc_instr_module_want(m, want, may_unpatch)) {
+    if (!cc_instr_module_want(m, want, cc_launch_policy_may_unpatch(cfg))) {
         return 0;
     }
     if (shape != NULL) {

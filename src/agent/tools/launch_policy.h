@@ -71,4 +71,8 @@ struct cc_instr_module;
 int cc_launch_policy_decide(cc_launch_tables *t, const struct cc_instr_config *cfg,
                             const Sanitizer_LaunchData *d, struct cc_instr_module *m);
 
+/* Whether a module may be unpatched when a launch of it needs no instrumentation: in adaptive
+ * mode, or in --mode full once --launch-count launches were checked (a client's may_unpatch). */
+int cc_launch_policy_may_unpatch(const struct cc_instr_config *cfg);
+
 #endif

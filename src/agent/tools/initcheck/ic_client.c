@@ -60,6 +60,12 @@ typedef struct ic_host_records {
 
 /* ---- launch policy (launch_policy.h) ---- */
 
+static int ic_may_unpatch(const cc_instr_module *m)
+{
+    (void)m;
+    return cc_launch_policy_may_unpatch(&ic_cfg.instr);
+}
+
 static int ic_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
@@ -335,6 +341,7 @@ static const cc_instr_client ic_client = {
     .host_bytes = sizeof(ic_host_records),
     .deferred_drain = 0,
     .decide = ic_decide,
+    .may_unpatch = ic_may_unpatch,
     .fill = ic_fill,
     .prepare = ic_prepare,
     .fetch = ic_fetch,

@@ -39,6 +39,17 @@ static int func_selected(CUfunction fn, const char *name)
 
 static unsigned cc_mc_heap_modules; /* modules found to use the device heap (adaptive mode) */
 
+/* A module may be unpatched in adaptive mode (or once --launch-count is used up) unless it uses
+ * the device heap (or was never looked at for it: no launch of it decided yet). */
+static int mc_may_unpatch(const cc_instr_module *m)
+{
+    const cc_memcheck_config *cfg = &cc_mc_cfg;
+    int heap = m == NULL || m->heap_user != 0;
+    return (!cfg->full ||
+            (cfg->launch_count != 0 && cc_instr_g.checked_launches >= cfg->launch_count)) &&
+           !heap;
+}
+
 static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
@@ -70,9 +81,7 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
             want = shape != NULL && *shape < cfg->checks_per_kernel;
         }
     }
-    int may_unpatch = (!cfg->full || (cfg->launch_count != 0 &&
-                                      g->checked_launches >= cfg->launch_count)) && !heap;
-    if (!cc_instr_module_want(m, want, may_unpatch)) {
+    if (!cc_instr_module_want(m, want, m == NULL || mc_may_unpatch(m))) {
         return 0;
     }
     if (shape != NULL) {
@@ -253,6 +262,7 @@ static cc_instr_client cc_mc_client = {
     .header_ranges = CC_MC_INLINE_RANGES,
     .deferred_drain = 1, /* not with --on-error stop (cc_mc_client_init) */
     .decide = mc_decide,
+    .may_unpatch = mc_may_unpatch,
     .fill = mc_fill,
     .prepare = mc_prepare,
     .unbound = NULL,

@@ -66,6 +66,12 @@ typedef struct rc_host_records {
 
 /* ---- launch policy (launch_policy.h) ---- */
 
+static int rc_may_unpatch(const cc_instr_module *m)
+{
+    (void)m;
+    return cc_launch_policy_may_unpatch(&rc_cfg);
+}
+
 static int rc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
@@ -445,6 +451,7 @@ static const cc_instr_client rc_client = {
     .host_bytes = sizeof(rc_host_records),
     .deferred_drain = 1,
     .decide = rc_decide,
+    .may_unpatch = rc_may_unpatch,
     .fill = rc_fill,
     .prepare = rc_prepare,
     .fetch = rc_fetch,

@@ -86,11 +86,17 @@ static int slot_device(cc_instr_ctx *c, sc_slot *x, Sanitizer_StreamHandle strea
     return 0;
 }
 
+static int sc_may_unpatch(const cc_instr_module *m)
+{
+    (void)m;
+    return cc_sc_mode_get() != CC_SC_MODE_FULL;
+}
+
 static int sc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
     cc_al_action a = cc_sc_learn_decide(d);
-    return cc_instr_module_want(m, a == CC_AL_INSTRUMENT, cc_sc_mode_get() != CC_SC_MODE_FULL);
+    return cc_instr_module_want(m, a == CC_AL_INSTRUMENT, sc_may_unpatch(m));
 }
 
 static int sc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
@@ -228,6 +234,7 @@ static const cc_instr_client cc_sc_client = {
     .dev_bytes = sizeof(cc_sc_launch),
     .host_bytes = 0,
     .decide = sc_decide,
+    .may_unpatch = sc_may_unpatch,
     .fill = sc_fill,
     .prepare = sc_prepare,
     .unbound = sc_unbound,

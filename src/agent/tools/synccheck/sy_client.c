@@ -87,6 +87,12 @@ static int sy_kernel_syncs(const Sanitizer_LaunchData *d, const cc_instr_module 
     return syncs;
 }
 
+static int sy_may_unpatch(const cc_instr_module *m)
+{
+    (void)m;
+    return cc_launch_policy_may_unpatch(&sy_cfg);
+}
+
 static int sy_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
@@ -303,6 +309,7 @@ static const cc_instr_client sy_client = {
     .host_bytes = sizeof(sy_host_records),
     .deferred_drain = 1,
     .decide = sy_decide,
+    .may_unpatch = sy_may_unpatch,
     .fill = sy_fill,
     .prepare = sy_prepare,
     .fetch = sy_fetch,

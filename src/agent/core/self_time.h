@@ -22,7 +22,10 @@ enum {
     CC_SELF_ACCESS_INFER = 24, /* streamcheck: laying out and scanning arguments, inside ACCESS */
     CC_SELF_LAUNCH_FILL = 25,  /* a launch event's fields (handles, name, ids), inside LAUNCH */
     CC_SELF_TORCH = 26,        /* memcheck: PyTorch allocator trace entries (outside callbacks) */
-    CC_SELF_SLOTS = 27
+    CC_SELF_PATCH = 27,        /* inside DEFERRED: the Sanitizer's module patch calls */
+    CC_SELF_UNPATCH = 28,      /* inside DEFERRED: the Sanitizer's module unpatch calls */
+    CC_SELF_UNPATCH_READS = 29, /* inside DEFERRED: checked launches read back for an unpatch */
+    CC_SELF_SLOTS = 30
 };
 
 extern int cc_self_time_on;

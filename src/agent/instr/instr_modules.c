@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
+#include "agent/core/self_time.h"
 #include "agent/instr/instr_internal.h"
 #include "core/grow.h"
 
@@ -84,8 +85,12 @@ static void change_module(CUmodule module, CUcontext ctx, change_kind kind, int 
         pthread_rwlock_wrlock(&g->gate);
         cc_changing = 1; /* callbacks the calls cause come back here */
     }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     int ok = kind == CHANGE_UNPATCH ? sanitizerUnpatchModule(module) == SANITIZER_SUCCESS
                                     : patch_calls(module, ctx) == 0;
+    if (t0 != 0) {
+        cc_self_time_add(kind == CHANGE_UNPATCH ? CC_SELF_UNPATCH : CC_SELF_PATCH, t0);
+    }
     if (gated) {
         cc_changing = 0;
         pthread_rwlock_unlock(&g->gate);
@@ -292,8 +297,12 @@ static void read_back_for_unpatch(void)
     }
     if (mine) {
         g->unpatch_reads++;
+        uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
         cc_instr_drain(CC_DRAIN_THREAD, NULL, (const void *)self, 1, 1,
                        "a module's checks are done");
+        if (t0 != 0) {
+            cc_self_time_add(CC_SELF_UNPATCH_READS, t0);
+        }
     }
     if (unpatch_waits_for_reads()) {
         __atomic_store_n(&g->deferred_due, 1, __ATOMIC_RELEASE); /* another thread's launches */

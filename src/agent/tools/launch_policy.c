@@ -35,10 +35,14 @@ static int func_selected(cc_launch_tables *t, const cc_instr_config *cfg, CUfunc
     return selected;
 }
 
+int cc_launch_window_may_unpatch(int full, uint64_t launch_count)
+{
+    return !full || (launch_count != 0 && cc_instr_g.checked_launches >= launch_count);
+}
+
 int cc_launch_policy_may_unpatch(const cc_instr_config *cfg)
 {
-    return !cfg->full ||
-           (cfg->launch_count != 0 && cc_instr_g.checked_launches >= cfg->launch_count);
+    return cc_launch_window_may_unpatch(cfg->full, cfg->launch_count);
 }
 
 int cc_launch_policy_decide(cc_launch_tables *t, const cc_instr_config *cfg,

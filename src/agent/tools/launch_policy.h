@@ -72,7 +72,9 @@ int cc_launch_policy_decide(cc_launch_tables *t, const struct cc_instr_config *c
                             const Sanitizer_LaunchData *d, struct cc_instr_module *m);
 
 /* Whether a module may be unpatched when a launch of it needs no instrumentation: in adaptive
- * mode, or in --mode full once --launch-count launches were checked (a client's may_unpatch). */
+ * mode, or in --mode full once --launch-count launches were checked (a client's may_unpatch).
+ * The rule from the two options, for a client whose config is its own (memcheck). */
+int cc_launch_window_may_unpatch(int full, uint64_t launch_count);
 int cc_launch_policy_may_unpatch(const struct cc_instr_config *cfg);
 
 #endif

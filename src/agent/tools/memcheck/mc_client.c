@@ -43,11 +43,8 @@ static unsigned cc_mc_heap_modules; /* modules found to use the device heap (ada
  * the device heap (or was never looked at for it: no launch of it decided yet). */
 static int mc_may_unpatch(const cc_instr_module *m)
 {
-    const cc_memcheck_config *cfg = &cc_mc_cfg;
     int heap = m == NULL || m->heap_user != 0;
-    return (!cfg->full ||
-            (cfg->launch_count != 0 && cc_instr_g.checked_launches >= cfg->launch_count)) &&
-           !heap;
+    return cc_launch_window_may_unpatch(cc_mc_cfg.full, cc_mc_cfg.launch_count) && !heap;
 }
 
 static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)

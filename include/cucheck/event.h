@@ -88,6 +88,22 @@ typedef enum cc_exit_reason {
     CC_EXIT_ABORT = 3,  /* abort() */
 } cc_exit_reason;
 
+/* NVIDIA libraries whose own streams and memory the agent recognises (by the shared object
+ * that made the call): a race on memory a library allocated for itself, with one side on a
+ * stream that library created, is the library's own business (streamcheck counts, not reports,
+ * such races). */
+typedef enum cc_nvlib {
+    CC_NVLIB_NONE = 0,    /* the program, or a library not listed here */
+    CC_NVLIB_CUDNN = 1,   /* libcudnn*.so */
+    CC_NVLIB_CUBLAS = 2,  /* libcublas.so, libcublasLt.so */
+    CC_NVLIB_CUFFT = 3,   /* libcufft*.so */
+    CC_NVLIB_CUSPARSE = 4, /* libcusparse*.so */
+    CC_NVLIB_CUSOLVER = 5, /* libcusolver*.so */
+    CC_NVLIB_CURAND = 6,  /* libcurand*.so */
+    CC_NVLIB_NCCL = 7,    /* libnccl*.so */
+    CC_NVLIB_COUNT
+} cc_nvlib;
+
 /* Kinds of memory, for allocations and for the two ends of a copy. */
 typedef enum cc_mem_kind {
     CC_MEM_UNKNOWN = 0,
@@ -187,6 +203,8 @@ typedef struct cc_ev_alloc {
     uint64_t stream;    /* stream-ordered allocations; 0 otherwise */
     uint64_t pool;      /* memory pool handle for pool allocations; 0 otherwise */
     uint64_t callsite;  /* host stack id (CC_EV_HOST_STACK), 0 if none */
+    uint32_t library;   /* cc_nvlib: the NVIDIA library whose code allocated it, for itself
+                           (appended) */
 } cc_ev_alloc;
 
 typedef struct cc_ev_free {
@@ -206,6 +224,7 @@ typedef struct cc_ev_stream {
     uint64_t stream;
     uint32_t flags;     /* CC_STREAM_FLAG_* */
     int32_t priority;
+    uint32_t library;   /* cc_nvlib: the NVIDIA library whose code created it (appended) */
 } cc_ev_stream;
 
 #define CC_EVENT_FLAG_BLOCKING_SYNC 0x1u
@@ -817,6 +836,9 @@ const char *cc_mem_kind_name(uint32_t kind);
 int cc_mem_kind_from_name(const char *name);
 const char *cc_copy_dir_name(uint32_t dir);
 int cc_copy_dir_from_name(const char *name);
+const char *cc_nvlib_name(uint32_t library);  /* "cudnn", ... ("none" for CC_NVLIB_NONE) */
+int cc_nvlib_from_name(const char *name);
+const char *cc_nvlib_title(uint32_t library); /* "cuDNN", ... for reports */
 const char *cc_graph_node_type_name(uint32_t type);
 int cc_graph_node_type_from_name(const char *name);
 const char *cc_suballoc_op_name(uint32_t op);         /* "heap_register", ... */

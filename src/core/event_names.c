@@ -81,6 +81,20 @@ static const char *const mem_kind_names[] = {
 };
 _Static_assert(COUNT_OF(mem_kind_names) == CC_MEM_KIND_COUNT, "name every memory kind");
 
+static const char *const library_names[] = {
+    [CC_NVLIB_NONE] = "none",         [CC_NVLIB_CUDNN] = "cudnn",       [CC_NVLIB_CUBLAS] = "cublas",
+    [CC_NVLIB_CUFFT] = "cufft",       [CC_NVLIB_CUSPARSE] = "cusparse", [CC_NVLIB_CUSOLVER] = "cusolver",
+    [CC_NVLIB_CURAND] = "curand",     [CC_NVLIB_NCCL] = "nccl",
+};
+_Static_assert(COUNT_OF(library_names) == CC_NVLIB_COUNT, "name every library");
+
+static const char *const library_titles[] = {
+    [CC_NVLIB_NONE] = "the program",  [CC_NVLIB_CUDNN] = "cuDNN",       [CC_NVLIB_CUBLAS] = "cuBLAS",
+    [CC_NVLIB_CUFFT] = "cuFFT",       [CC_NVLIB_CUSPARSE] = "cuSPARSE", [CC_NVLIB_CUSOLVER] = "cuSOLVER",
+    [CC_NVLIB_CURAND] = "cuRAND",     [CC_NVLIB_NCCL] = "NCCL",
+};
+_Static_assert(COUNT_OF(library_titles) == CC_NVLIB_COUNT, "title every library");
+
 static const char *const copy_dir_names[] = {
     [CC_COPY_UNKNOWN] = "unknown", [CC_COPY_H2H] = "h2h", [CC_COPY_H2D] = "h2d",
     [CC_COPY_D2H] = "d2h",         [CC_COPY_D2D] = "d2d", [CC_COPY_DEFAULT] = "default",
@@ -165,6 +179,13 @@ static int value_of(const char *const *names, size_t n, const char *name)
 
 NAME_FUNCS(cc_event_kind_name, cc_event_kind_from_name, kind_names)
 NAME_FUNCS(cc_mem_kind_name, cc_mem_kind_from_name, mem_kind_names)
+NAME_FUNCS(cc_nvlib_name, cc_nvlib_from_name, library_names)
+
+const char *cc_nvlib_title(uint32_t v)
+{
+    return name_of(library_titles, COUNT_OF(library_titles), v);
+}
+
 NAME_FUNCS(cc_copy_dir_name, cc_copy_dir_from_name, copy_dir_names)
 NAME_FUNCS(cc_graph_node_type_name, cc_graph_node_type_from_name, gnode_names)
 NAME_FUNCS(cc_exit_reason_name, cc_exit_reason_from_name, exit_names)

@@ -9,8 +9,10 @@
 #define OFF(m) offsetof(cc_event, u.m)
 #define F(k, t, m) { k, t, OFF(m), 0, NULL, NULL, 0 }
 #define E(k, m, nm, fn) { k, CC_FT_ENUM, OFF(m), 0, nm, fn, 0 }
-/* A numeric field appended to an existing kind (older payloads end before it: read as 0). */
+/* A numeric (or enum) field appended to an existing kind (older payloads end before it: read
+ * as 0). */
 #define FA(k, t, m) { k, t, OFF(m), 0, NULL, NULL, 1 }
+#define EA(k, m, nm, fn) { k, CC_FT_ENUM, OFF(m), 0, nm, fn, 1 }
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const cc_evt_field process_start[] = {
@@ -64,6 +66,7 @@ static const cc_evt_field alloc[] = {
     F("stream", CC_FT_STREAM, alloc.stream),
     F("pool", CC_FT_HANDLE, alloc.pool),
     F("callsite", CC_FT_HANDLE, alloc.callsite),
+    EA("library", alloc.library, cc_nvlib_name, cc_nvlib_from_name),
 };
 
 static const cc_evt_field free_[] = {
@@ -81,6 +84,7 @@ static const cc_evt_field stream[] = {
     F("stream", CC_FT_STREAM, stream.stream),
     F("flags", CC_FT_HEX32, stream.flags),
     F("priority", CC_FT_I32, stream.priority),
+    EA("library", stream.library, cc_nvlib_name, cc_nvlib_from_name),
 };
 
 static const cc_evt_field event[] = {

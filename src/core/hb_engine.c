@@ -333,7 +333,12 @@ void cc_hb_event(cc_hb *hb, const cc_event *ev)
     case CC_EV_STREAM_CREATE: {
         hb_stream *s = cc_hb_stream_create(hb, ev->u.stream.context, ev->u.stream.stream,
                                            ev->h.tid);
-        if (s) s->non_blocking = (ev->u.stream.flags & CC_STREAM_FLAG_NON_BLOCKING) != 0;
+        if (s) {
+            s->non_blocking = (ev->u.stream.flags & CC_STREAM_FLAG_NON_BLOCKING) != 0;
+            /* A context's default streams are the program's, whoever made the context. */
+            if (!s->legacy && !s->per_thread && ev->u.stream.library < CC_NVLIB_COUNT)
+                s->library = ev->u.stream.library;
+        }
         break;
     }
     case CC_EV_STREAM_DESTROY:

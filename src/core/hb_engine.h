@@ -45,6 +45,7 @@ typedef struct cc_hb_op {
     uint64_t callsite;     /* host stack id */
     uint64_t graph_exec, graph_node; /* graph nodes */
     uint32_t copy_dir;     /* memcpy: cc_copy_dir as resolved */
+    uint32_t library;      /* cc_nvlib that created its stream */
     char *name;            /* kernel name, NCCL API name (owned), or NULL */
     uint32_t refs;
 } cc_hb_op;
@@ -65,6 +66,7 @@ typedef struct cc_hb_alloc_info {
     int32_t device;
     uint64_t stream;       /* stream-ordered allocations */
     uint64_t callsite;
+    uint32_t library;      /* cc_nvlib that allocated it for itself */
 } cc_hb_alloc_info;
 
 typedef struct cc_hb_side {
@@ -97,6 +99,7 @@ typedef struct cc_hb_config {
                                      assumption; not guaranteed for pageable H2D) */
     void (*on_issue)(void *ctx, const cc_hb_issue *issue);
     void *ctx;
+    int library_issues;           /* also report issues inside a library (see library_internal) */
 } cc_hb_config;
 
 typedef struct cc_hb_stats {
@@ -104,6 +107,9 @@ typedef struct cc_hb_stats {
     uint64_t graph_launches, graph_nodes, captured_ops, syncs, issues;
     uint64_t collectives;  /* NCCL operations */
     uint64_t by_source[4]; /* access events applied, by cc_access_source */
+    /* Issues inside an NVIDIA library, by cc_nvlib, not reported: on memory the library
+     * allocated for itself, with one side on a stream it created (library_issues reports them). */
+    uint64_t library_internal[CC_NVLIB_COUNT];
     int out_of_memory;
 } cc_hb_stats;
 

@@ -27,6 +27,7 @@ typedef struct hb_stream {
     int32_t device;
     int non_blocking, legacy, per_thread;
     int created;            /* a STREAM_CREATE named it (found by handle from any context) */
+    uint32_t library;       /* cc_nvlib whose code created it */
     uint64_t capture;       /* id of the capture it records into; 0 = executes */
     uint32_t actor;
     cc_hb_vc vc;

@@ -40,6 +40,7 @@ cc_hb_op *cc_hb_op_on_stream(cc_hb *hb, hb_stream *s, uint32_t kind, uint32_t ti
     cc_hb_op *op = new_op(hb, s->actor, &s->vc, kind);
     if (!op) return NULL;
     op->stream = s->handle;
+    op->library = s->library;
     op->context = s->context;
     op->device = s->device;
     op->tid = tid;

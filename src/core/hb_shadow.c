@@ -78,7 +78,8 @@ void cc_hb_alloc_add(cc_hb *hb, const cc_ev_alloc *ev, cc_hb_op *alloc_op)
     memset(a, 0, sizeof *a);
     a->known = 1;
     a->info = (cc_hb_alloc_info){ev->address, hi - ev->address, ev->mem_kind, ev->device,
-                                 ev->stream, ev->callsite};
+                                 ev->stream, ev->callsite,
+                                 ev->library < CC_NVLIB_COUNT ? ev->library : CC_NVLIB_NONE};
     a->alloc_op = alloc_op;
     cc_hb_op_ref(alloc_op);
 }
@@ -95,10 +96,25 @@ static int pair_seen(cc_hb *hb, const cc_hb_op *x, const cc_hb_op *y, uint64_t b
     return 0;
 }
 
+/* The library whose own business the issue is: the memory is one the library allocated for
+ * itself, and one side ran on a stream the library created (so neither the stream nor the
+ * memory is the program's to order); CC_NVLIB_NONE otherwise. */
+static uint32_t library_internal(const hb_alloc *a, const cc_hb_op *x, const cc_hb_op *y)
+{
+    uint32_t lib = a->known ? a->info.library : CC_NVLIB_NONE;
+    if (lib == CC_NVLIB_NONE) return CC_NVLIB_NONE;
+    return x->library == lib || y->library == lib ? lib : CC_NVLIB_NONE;
+}
+
 static void issue(cc_hb *hb, uint32_t kind, const hb_alloc *a, cc_hb_side cur, cc_hb_side prev,
                   uint64_t lo, uint64_t hi)
 {
     if (pair_seen(hb, cur.op, prev.op, a->known ? a->info.base : 0)) return;
+    uint32_t lib = hb->cfg.library_issues ? CC_NVLIB_NONE : library_internal(a, cur.op, prev.op);
+    if (lib != CC_NVLIB_NONE) {
+        hb->stats.library_internal[lib]++;
+        return;
+    }
     hb->stats.issues++;
     if (!hb->cfg.on_issue) return;
     cc_hb_issue is = {kind, cur, prev, lo, hi, a->known ? &a->info : NULL, hb->python,

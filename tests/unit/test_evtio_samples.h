@@ -52,7 +52,7 @@ static size_t sample_events(cc_event *out)
             break;
         case CC_EV_ALLOC:
             e->u.alloc = (cc_ev_alloc){ big, 1, CC_MEM_DEVICE_ASYNC, 0x7f0000200000ull,
-                                        1ull << 33, 7, 99, 5 };
+                                        1ull << 33, 7, 99, 5, CC_NVLIB_CUDNN };
             break;
         case CC_EV_FREE:
             e->u.free = (cc_ev_free){ big, 2, CC_MEM_MANAGED, 0x7f0000200000ull, 1024,
@@ -60,7 +60,7 @@ static size_t sample_events(cc_event *out)
             break;
         case CC_EV_STREAM_CREATE: case CC_EV_STREAM_DESTROY:
             e->u.stream = (cc_ev_stream){ big, 0x55550000ull + k, CC_STREAM_FLAG_NON_BLOCKING,
-                                          -2 };
+                                          -2, CC_NVLIB_NCCL };
             break;
         case CC_EV_EVENT_CREATE: case CC_EV_EVENT_DESTROY: case CC_EV_EVENT_RECORD:
         case CC_EV_EVENT_WAIT: case CC_EV_EVENT_SYNC: case CC_EV_EVENT_QUERY:

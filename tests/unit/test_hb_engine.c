@@ -27,7 +27,7 @@ static void on_issue(void *ctx, const cc_hb_issue *is)
 static cc_hb *engine(counts *c, uint32_t mode, int full_copies, int merge)
 {
     memset(c, 0, sizeof *c);
-    cc_hb_config cfg = {mode, merge, full_copies, on_issue, c};
+    cc_hb_config cfg = {mode, merge, full_copies, on_issue, c, 0};
     return cc_hb_new(&cfg);
 }
 

@@ -31,7 +31,7 @@ static void on_issue(void *ctx, const cc_hb_issue *is)
 static cc_hb *engine(seen *s)
 {
     memset(s, 0, sizeof *s);
-    cc_hb_config cfg = {CC_HB_MODE_DEFAULT, 0, 0, on_issue, s};
+    cc_hb_config cfg = {CC_HB_MODE_DEFAULT, 0, 0, on_issue, s, 0};
     return cc_hb_new(&cfg);
 }
 

@@ -33,6 +33,9 @@ typedef struct cc_agent_plugin {
     /* 1: the agent's NCCL interposer (host/nccl_calls.c) emits a CC_EV_COLLECTIVE for each NCCL
      * collective or send/recv the program enqueues; 0: NCCL calls are only forwarded. */
     int needs_collectives;
+    /* 1: stream creations and cudaMalloc-style allocations name the NVIDIA library whose code
+     * made them (the events' `library`, host/host_library.c: an unwind per such call). */
+    int needs_library_owner;
     /* The instrumentation manager's client for this run (instr/instr_internal.h), or NULL when
      * nothing is patched; called once, after the outputs are open. */
     const struct cc_instr_client *(*instr_client)(void);

@@ -3,10 +3,14 @@
  * cc_test_leaf, cc_test_middle and main; with libdw also this file and the line of each call.
  * Prints the frames and "stacktest: ok", or what went wrong; exit 0 / 1. Then it measures the
  * per-launch price of a capture: ns per cc_host_unwind at 8, 24 and 40 frames deep (the depth
- * of a launch from a C program through libcudart/libcuda/the Sanitizer is about 20-30). */
+ * of a launch from a C program through libcudart/libcuda/the Sanitizer is about 20-30).
+ * It also checks host_library.c: which file names name an NVIDIA library or one of CUDA's own
+ * layers, and that a call from this program is the program's (no library). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "agent/host/host_library.h"
+#include "cucheck/event.h"
 #include "agent/host/host_symbolize.h"
 #include "agent/host/host_unwind.h"
 
@@ -80,6 +84,48 @@ static void cc_bench(void)
     }
 }
 
+/* host_library.c's file names: 0 when every case holds. */
+static int cc_check_libraries(void)
+{
+    static const struct {
+        const char *path;
+        int library;
+    } cases[] = {
+        {"/usr/lib/x86_64-linux-gnu/libcuda.so.1", -1},
+        {"/opt/venv/lib/python3.12/site-packages/nvidia/cu13/lib/libcudart.so.13", -1},
+        {"/usr/local/cuda/compute-sanitizer/libsanitizer-public.so", -1},
+        {"libcupti.so.13", -1},
+        {"/site-packages/nvidia/cudnn/lib/libcudnn_engines_precompiled.so.9", CC_NVLIB_CUDNN},
+        {"libcudnn.so.9", CC_NVLIB_CUDNN},
+        {"/site-packages/nvidia/cublas/lib/libcublasLt.so.13", CC_NVLIB_CUBLAS},
+        {"libcufft.so.12", CC_NVLIB_CUFFT},
+        {"libcusparse.so.12", CC_NVLIB_CUSPARSE},
+        {"libcusolver.so.12", CC_NVLIB_CUSOLVER},
+        {"libcurand.so.10", CC_NVLIB_CURAND},
+        {"/site-packages/nvidia/nccl/lib/libnccl.so.2", CC_NVLIB_NCCL},
+        {"/site-packages/torch/lib/libc10_cuda.so", CC_NVLIB_NONE},
+        {"/home/user/app/train", CC_NVLIB_NONE},
+        {"/home/user/app/libcudnn_wrapper_dir/train", CC_NVLIB_NONE},
+        {"", CC_NVLIB_NONE},
+        {NULL, CC_NVLIB_NONE},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = cc_host_library_of_file(cases[i].path);
+        if (got != cases[i].library) {
+            printf("stacktest: library of %s: %d, expected %d\n",
+                   cases[i].path ? cases[i].path : "(null)", got, cases[i].library);
+            bad = 1;
+        }
+    }
+    uint32_t own = cc_host_calling_library();
+    if (own != CC_NVLIB_NONE) {
+        printf("stacktest: a call from this program was taken for library %u\n", own);
+        bad = 1;
+    }
+    return bad;
+}
+
 int main(void)
 {
     cc_main_line = __LINE__ + 1;
@@ -97,6 +143,10 @@ int main(void)
     if (cc_npcs < 3 || cc_expect("cc_test_leaf", cc_leaf_line, &from, with_lines) != 0 ||
         cc_expect("cc_test_middle", cc_middle_line, &from, with_lines) != 0 ||
         cc_expect("main", cc_main_line, &from, with_lines) != 0) {
+        printf("stacktest: FAILED\n");
+        return 1;
+    }
+    if (cc_check_libraries() != 0) {
         printf("stacktest: FAILED\n");
         return 1;
     }

@@ -76,6 +76,10 @@ void sc_op_where(char *buf, size_t len, const cc_hb_op *op, int show_device)
         return;
     }
     sc_stream_name(sn, sizeof sn, op->stream, op->tid, show_device ? op->device : -1);
+    if (op->library != CC_NVLIB_NONE && op->library < CC_NVLIB_COUNT) {
+        size_t used = strlen(sn);
+        snprintf(sn + used, sizeof sn - used, " (%s's own)", cc_nvlib_title(op->library));
+    }
     if (op->graph_exec && op->graph_node)
         snprintf(buf, len, "as node 0x%" PRIx64 " of graph 0x%" PRIx64 " launched on %s",
                  op->graph_node, op->graph_exec, sn);
@@ -100,6 +104,9 @@ void sc_alloc_describe(char *buf, size_t len, const cc_hb_alloc_info *a)
         return;
     }
     const char *k = cc_mem_kind_name(a->mem_kind);
-    snprintf(buf, len, "%s allocation 0x%" PRIx64 " (%" PRIu64 " bytes, device %" PRId32 ")",
-             k ? k : "unknown", a->base, a->size, a->device);
+    char owner[48] = "";
+    if (a->library != CC_NVLIB_NONE && a->library < CC_NVLIB_COUNT)
+        snprintf(owner, sizeof owner, ", %s's own", cc_nvlib_title(a->library));
+    snprintf(buf, len, "%s allocation 0x%" PRIx64 " (%" PRIu64 " bytes, device %" PRId32 "%s)",
+             k ? k : "unknown", a->base, a->size, a->device, owner);
 }

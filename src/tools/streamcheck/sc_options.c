@@ -23,6 +23,10 @@ const cc_option_spec cc_streamcheck_option_specs[] = {
      "check no accesses of the first N kernel launches (graph nodes included): they are still "
      "ordered, but are no side of a race; the agent still learns their access sets (default 0)"},
     {"launch-count", 1, "N", "then check the accesses of at most N kernel launches (0: no limit)"},
+    {"library-races", 0, NULL,
+     "also report races inside an NVIDIA library (cuDNN, cuBLAS, ...): on memory the library "
+     "allocated for itself, with one side on a stream it created; by default they are counted "
+     "in the closing note"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -48,6 +52,7 @@ int cc_streamcheck_options_read(cc_streamcheck_options *out, cc_option_get get, 
         return -1;
     }
     out->merge_host_threads = get(ctx, "merge-host-threads") != NULL;
+    out->library_races = get(ctx, "library-races") != NULL;
     v = get(ctx, "launch-skip");
     if (v != NULL &&
         cc_optval_uint("launch-skip", v, 0, UINT64_MAX, &out->launch_skip, err, errlen) != 0) {

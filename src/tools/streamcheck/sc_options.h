@@ -13,6 +13,7 @@ typedef struct cc_streamcheck_options {
     int mode;               /* CC_HB_MODE_* (core/hb_engine.h): --mode default|full|api */
     int sync_copies_full;   /* --sync-copies full */
     int merge_host_threads; /* --merge-host-threads */
+    int library_races;      /* --library-races: report races inside NVIDIA libraries too */
     uint64_t launch_skip;   /* kernel launches whose accesses are not checked at first */
     uint64_t launch_count;  /* then the accesses of at most this many are checked; 0 = all */
 } cc_streamcheck_options;

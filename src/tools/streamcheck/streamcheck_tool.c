@@ -6,7 +6,8 @@
  * (tools/async_error/attribution.h).
  * Options (sc_options.c): --mode full|default|api (which access sets are used),
  * --merge-host-threads, --sync-copies documented|full, --launch-skip/--launch-count (which
- * launches' accesses are checked, sc_window.h). Ends with a note of what was checked. */
+ * launches' accesses are checked, sc_window.h), --library-races. Ends with a note of what was
+ * checked and of the races inside NVIDIA libraries it counted instead of reporting. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ static void *sc_init(cc_tool_host *host, char *err, size_t errlen)
     cfg.mode = (uint32_t)opts.mode;
     cfg.sync_copies_full = opts.sync_copies_full;
     cfg.merge_host_threads = opts.merge_host_threads;
+    cfg.library_issues = opts.library_races;
     sc_state *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
@@ -80,6 +82,29 @@ static void sc_on_event(void *state, const cc_event *ev)
     cc_async_errors_event(s->async_errors, ev); /* streamcheck labels no API error itself */
 }
 
+/* Races inside NVIDIA libraries, counted instead of reported: one note naming each library. */
+static void note_library_internal(cc_tool_host *host, const cc_hb_stats *st)
+{
+    char note[512];
+    size_t used = 0;
+    uint64_t total = 0;
+    for (uint32_t lib = CC_NVLIB_NONE + 1; lib < CC_NVLIB_COUNT; lib++) {
+        if (st->library_internal[lib] == 0 || used >= sizeof note) continue;
+        used += (size_t)snprintf(note + used, sizeof note - used, "%s%s %" PRIu64,
+                                 total ? ", " : "", cc_nvlib_title(lib),
+                                 st->library_internal[lib]);
+        total += st->library_internal[lib];
+    }
+    if (total == 0) return;
+    char line[768];
+    snprintf(line, sizeof line,
+             "streamcheck: %" PRIu64 " issue(s) inside NVIDIA libraries not reported (%s): on "
+             "memory the library allocated for itself, with one side on a stream it created, so "
+             "the program can neither order nor fix them; --library-races reports them",
+             total, note);
+    host->note(host, line);
+}
+
 static const char *mode_name(uint32_t mode)
 {
     return mode == CC_HB_MODE_FULL ? "full" : mode == CC_HB_MODE_API ? "api" : "default";
@@ -108,6 +133,7 @@ static void sc_on_exit(void *state)
                  st->collectives);
     }
     s->host->note(s->host, note);
+    note_library_internal(s->host, st);
     char fell[2048];
     sc_cov_note(s->cov, cc_async_errors_kernel_names(s->async_errors), note, sizeof note, fell,
                 sizeof fell);

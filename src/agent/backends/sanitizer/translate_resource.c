@@ -2,7 +2,15 @@
  * loading), lazily loaded functions, device/host/async memory (with the host stack of the
  * allocation) and virtual address ranges. */
 #include "agent/core/agent.h"
+#include "agent/host/host_library.h"
 #include "agent/instr/instr.h"
+
+/* The NVIDIA library whose code is making this call, for tools that ask (needs_library_owner). */
+static uint32_t cc_library_owner(void)
+{
+    const cc_agent_plugin *p = cc_agent_plugin_g;
+    return p != NULL && p->needs_library_owner ? cc_host_calling_library() : CC_NVLIB_NONE;
+}
 
 static uint32_t cc_mem_kind_of_device_alloc(uint32_t flags)
 {
@@ -41,6 +49,9 @@ static void cc_emit_alloc(const Sanitizer_ResourceMemoryData *d, uint32_t kind, 
         ev.u.alloc.stream = cc_agent_stream_id(d->stream, d->hStream);
     }
     ev.u.alloc.pool = cc_agent_handle_id(d->memoryPool);
+    if (kind == CC_MEM_DEVICE) {
+        ev.u.alloc.library = cc_library_owner(); /* cudaMalloc: a library's private memory? */
+    }
     cc_agent_emit(&ev);
 }
 
@@ -98,6 +109,9 @@ static void cc_emit_stream(const Sanitizer_ResourceStreamData *d, cc_event_kind 
     /* Creation flags come from the API call that creates the stream (priority is not kept). */
     if (kind == CC_EV_STREAM_CREATE && (cc_agent_creating_stream_flags() & 0x1u)) {
         ev.u.stream.flags = CC_STREAM_FLAG_NON_BLOCKING;
+    }
+    if (kind == CC_EV_STREAM_CREATE) {
+        ev.u.stream.library = cc_library_owner();
     }
     cc_agent_emit(&ev);
 }

@@ -57,6 +57,7 @@ const cc_agent_plugin cc_streamcheck_plugin = {
     .default_track = (CC_TRACK_ALL & ~(CC_TRACK_RUNTIME | CC_TRACK_DRIVER)) | CC_TRACK_APIWORK,
     .event_thread = 1,
     .needs_collectives = 1,
+    .needs_library_owner = 1, /* races inside cuDNN, cuBLAS, ... are counted, not reported */
     .instr_client = streamcheck_client,
     .init = cc_access_init,
     .on_resource = cc_access_on_resource,

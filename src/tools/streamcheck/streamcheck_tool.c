@@ -89,10 +89,11 @@ static void note_library_internal(cc_tool_host *host, const cc_hb_stats *st)
     size_t used = 0;
     uint64_t total = 0;
     for (uint32_t lib = CC_NVLIB_NONE + 1; lib < CC_NVLIB_COUNT; lib++) {
-        if (st->library_internal[lib] == 0 || used >= sizeof note) continue;
-        used += (size_t)snprintf(note + used, sizeof note - used, "%s%s %" PRIu64,
-                                 total ? ", " : "", cc_nvlib_title(lib),
-                                 st->library_internal[lib]);
+        if (st->library_internal[lib] == 0) continue;
+        if (used < sizeof note)
+            used += (size_t)snprintf(note + used, sizeof note - used, "%s%s %" PRIu64,
+                                     total ? ", " : "", cc_nvlib_title(lib),
+                                     st->library_internal[lib]);
         total += st->library_internal[lib];
     }
     if (total == 0) return;

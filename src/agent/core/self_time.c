@@ -15,6 +15,12 @@ static _Atomic uint64_t cc_self_ns[CC_SELF_SLOTS];
 static _Atomic uint64_t cc_self_calls[CC_SELF_SLOTS];
 static atomic_int cc_self_reported;
 
+#define CC_SELF_API_IDS 1024 /* above the callback ids of either API domain in CUDA 13.0 */
+#define CC_SELF_API_TOP 12   /* calls listed per domain */
+static _Atomic uint64_t cc_self_api_calls[2][CC_SELF_API_IDS];
+static _Atomic uint64_t cc_self_api_nested[2][CC_SELF_API_IDS];
+static const char *_Atomic cc_self_api_names[2][CC_SELF_API_IDS];
+
 void cc_self_time_init(void)
 {
     const char *v = cc_knob_get(CC_KNOB_SELF_TIME);
@@ -36,6 +42,52 @@ void cc_self_time_add(unsigned slot, uint64_t start_ns)
     atomic_fetch_add_explicit(&cc_self_ns[slot], cc_self_time_now() - start_ns,
                               memory_order_relaxed);
     atomic_fetch_add_explicit(&cc_self_calls[slot], 1, memory_order_relaxed);
+}
+
+void cc_self_time_api(int runtime, unsigned cbid, const char *name, int nested)
+{
+    int r = runtime != 0;
+    if (cbid >= CC_SELF_API_IDS) {
+        return;
+    }
+    atomic_fetch_add_explicit(&cc_self_api_calls[r][cbid], 1, memory_order_relaxed);
+    if (nested) {
+        atomic_fetch_add_explicit(&cc_self_api_nested[r][cbid], 1, memory_order_relaxed);
+    }
+    if (name != NULL && atomic_load(&cc_self_api_names[r][cbid]) == NULL) {
+        atomic_store(&cc_self_api_names[r][cbid], name);
+    }
+}
+
+/* The most frequent calls of one API domain, most frequent first (a selection: the table is
+ * small and this runs once, at exit). */
+static void cc_self_api_report(int r)
+{
+    unsigned shown[CC_SELF_API_TOP];
+    size_t nshown = 0;
+    while (nshown < CC_SELF_API_TOP) {
+        unsigned best = CC_SELF_API_IDS;
+        uint64_t best_n = 0;
+        for (unsigned id = 0; id < CC_SELF_API_IDS; id++) {
+            uint64_t n = atomic_load(&cc_self_api_calls[r][id]);
+            int taken = 0;
+            for (size_t k = 0; k < nshown && !taken; k++) {
+                taken = shown[k] == id;
+            }
+            if (!taken && n > best_n) {
+                best = id;
+                best_n = n;
+            }
+        }
+        if (best == CC_SELF_API_IDS) {
+            break;
+        }
+        shown[nshown++] = best;
+        const char *name = atomic_load(&cc_self_api_names[r][best]);
+        fprintf(stderr, "cucheck:     %-7s %-40s %10llu calls, %10llu inside runtime calls\n",
+                r ? "runtime" : "driver", name != NULL ? name : "?", (unsigned long long)best_n,
+                (unsigned long long)atomic_load(&cc_self_api_nested[r][best]));
+    }
 }
 
 static const char *cc_self_slot_name(unsigned slot)
@@ -79,5 +131,8 @@ void cc_self_time_report(void)
         fprintf(stderr, "cucheck:   %-12s %10llu %10.3f %8.0f\n", cc_self_slot_name(s),
                 (unsigned long long)n, (double)ns / 1e6, (double)ns / (double)n);
     }
+    fprintf(stderr, "cucheck:   API calls with a callback, most frequent first:\n");
+    cc_self_api_report(1);
+    cc_self_api_report(0);
     cc_agent_stacks_report(stderr);
 }

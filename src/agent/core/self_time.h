@@ -33,6 +33,10 @@ extern int cc_self_time_on;
 void cc_self_time_init(void);        /* reads CUCHECK_SELF_TIME */
 uint64_t cc_self_time_now(void);      /* monotonic ns */
 void cc_self_time_add(unsigned slot, uint64_t start_ns);
+/* One entry into a runtime (runtime 1) or driver API call, by callback id; `nested`: a driver
+ * call the runtime makes inside one of its own calls. The report lists the most frequent calls
+ * of each domain, so that a benchmark shows which callbacks a workload pays for. */
+void cc_self_time_api(int runtime, unsigned cbid, const char *name, int nested);
 void cc_self_time_report(void);      /* stderr; once, at exit */
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "agent/core/agent.h"
+#include "agent/core/self_time.h"
 #include "agent/instr/instr.h"
 #include "core/cuda_errors.h"
 
@@ -135,6 +136,9 @@ void cc_agent_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     const Sanitizer_CallbackData *d = data;
     int runtime = domain == SANITIZER_CB_DOMAIN_RUNTIME_API;
     cc_agent_capture_count(domain, cbid, d->callbackSite == SANITIZER_API_ENTER);
+    if (cc_self_time_on && d->callbackSite == SANITIZER_API_ENTER) {
+        cc_self_time_api(runtime, cbid, d->functionName, !runtime && cc_runtime_depth > 0);
+    }
     CC_PLUGIN_CALL(on_api, domain, cbid, d);
     /* the launch gate, deferred module (un)patching at exits */
     cc_instr_on_api(domain, cbid, d->callbackSite == SANITIZER_API_ENTER, d->context);

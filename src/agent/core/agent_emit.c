@@ -2,7 +2,7 @@
  * itself (cc_agent_event_init did) and hands the event to the session (the tool) and, when
  * recording, to the .cuevt writer; cc_agent_emit_many hands several at once (a launch's access
  * set). With the event thread (event_pipe.h; CUCHECK_EVENT_THREAD, on by default for
- * streamcheck, memcheck and run when the process may use two CPUs or more) frequent events are
+ * streamcheck and memcheck when the process may use two CPUs or more) frequent events are
  * queued and the tool analyses them off the program's threads; the rest are handed on at once,
  * in order. In a fork child the outputs are opened on the first event, and events are handed
  * on at once. */
@@ -104,9 +104,9 @@ void cc_agent_hand_on(const cc_event *evs, size_t n, void *arg)
 
 /* The default: on for the tools whose plug-in asks (streamcheck, whose happens-before analysis
  * costs more per event, 692 ns on a PyTorch step, than queuing it, 257 ns; memcheck, 690-910 ns
- * against 157 ns on PyTorch's tensor-block events; run, 431 ns against 214 ns on PyTorch's
- * launches, whose host stacks the tool keeps), where the process may use two CPUs or more; off
- * for the other tools and where the thread would only take turns with the program. */
+ * against 157 ns on PyTorch's tensor-block events), where the process may use two CPUs or more;
+ * off for the other tools (run: 431 ns inline, 214 ns queued on PyTorch's launches, but the step
+ * time did not follow) and where the thread would only take turns with the program. */
 static int cc_event_thread_default(void)
 {
     cpu_set_t set;

@@ -106,7 +106,7 @@ void cc_agent_hand_on(const cc_event *evs, size_t n, void *arg)
  * costs more per event, 692 ns on a PyTorch step, than queuing it, 257 ns; memcheck, 690-910 ns
  * against 157 ns on PyTorch's tensor-block events), where the process may use two CPUs or more;
  * off for the other tools (run: 431 ns inline, 214 ns queued on PyTorch's launches, but the step
- * time did not follow) and where the thread would only take turns with the program. */
+ * time did not follow: docs/agent.md) and where the thread would only take turns with the program. */
 static int cc_event_thread_default(void)
 {
     cpu_set_t set;

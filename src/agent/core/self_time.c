@@ -59,30 +59,24 @@ void cc_self_time_api(int runtime, unsigned cbid, const char *name, int nested)
     }
 }
 
-/* The most frequent calls of one API domain, most frequent first (a selection: the table is
- * small and this runs once, at exit). */
+/* The most frequent calls of one API domain, most frequent first (a selection on a copy of the
+ * counts, each pick zeroed: the table is small and this runs once, at exit). */
 static void cc_self_api_report(int r)
 {
-    unsigned shown[CC_SELF_API_TOP];
-    size_t nshown = 0;
-    while (nshown < CC_SELF_API_TOP) {
-        unsigned best = CC_SELF_API_IDS;
-        uint64_t best_n = 0;
-        for (unsigned id = 0; id < CC_SELF_API_IDS; id++) {
-            uint64_t n = atomic_load(&cc_self_api_calls[r][id]);
-            int taken = 0;
-            for (size_t k = 0; k < nshown && !taken; k++) {
-                taken = shown[k] == id;
-            }
-            if (!taken && n > best_n) {
-                best = id;
-                best_n = n;
-            }
+    uint64_t calls[CC_SELF_API_IDS];
+    for (unsigned id = 0; id < CC_SELF_API_IDS; id++) {
+        calls[id] = atomic_load(&cc_self_api_calls[r][id]);
+    }
+    for (int shown = 0; shown < CC_SELF_API_TOP; shown++) {
+        unsigned best = 0;
+        for (unsigned id = 1; id < CC_SELF_API_IDS; id++) {
+            best = calls[id] > calls[best] ? id : best;
         }
-        if (best == CC_SELF_API_IDS) {
+        uint64_t best_n = calls[best];
+        if (best_n == 0) {
             break;
         }
-        shown[nshown++] = best;
+        calls[best] = 0;
         const char *name = atomic_load(&cc_self_api_names[r][best]);
         fprintf(stderr, "cucheck:     %-7s %-40s %10llu calls, %10llu inside runtime calls\n",
                 r ? "runtime" : "driver", name != NULL ? name : "?", (unsigned long long)best_n,

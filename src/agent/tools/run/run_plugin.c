@@ -21,7 +21,7 @@ const cc_agent_plugin cc_run_plugin = {
     .tool = "run",
     /* No event thread by default: on PyTorch's launch-bound tiny_kernels_step (H200) queuing
      * halved the launching thread's hand-on (431 -> 214 ns) but the step time did not follow
-     * (1.00-1.33x the bare subscription over rounds, against 1.04 handed on inline). */
+     * (1.00-1.20x the bare subscription over three sets of rounds, against 1.04-1.12x inline). */
     .init = run_init,
     .on_resource = cc_progress_on_resource,
     .on_launch = cc_progress_on_launch,

@@ -6,7 +6,9 @@
 # BENCH_TIME_MS (bench/workloads). A run counts only if it exits 0 within TIMEOUT_S, prints
 # BENCH_TIME_MS, and cucheck did not say on stderr that its agent could not attach or profile,
 # or that no process wrote a report (the program then ran unchecked, at native speed); other
-# runs are shown as x in the runs column (the reason on stderr) and left out of the median.
+# runs are shown as x in the runs column (the reason on stderr, with the run's last line on
+# stderr when it exited non-zero) and left out of the median. Each run's figure also goes to
+# stderr as it is taken, so a set stopped by an outer time limit keeps what it measured.
 # Prints a markdown table: median, ratio to the first configuration's median, failed runs, and
 # every run. A command that also prints BENCH_DEVICE_USED_MIB and BENCH_HOST_PEAK_MIB
 # (bench/workloads with BENCH_MEMINFO=1) adds four columns: the medians of both and their excess
@@ -42,13 +44,17 @@ for ((r = 0; r < rounds; r++)); do
         dev=$(sed -n 's/^BENCH_DEVICE_USED_MIB[[:space:]]*//p' <<<"$out" | tail -1)
         host=$(sed -n 's/^BENCH_HOST_PEAK_MIB[[:space:]]*//p' <<<"$out" | tail -1)
         why=""
-        if [ $rc -ne 0 ]; then why="exit $rc"
+        if [ $rc -ne 0 ]; then
+            last=$(grep -v '^[[:space:]]*$' "$err" | tail -1 | cut -c1-200)
+            why="exit $rc${last:+ (stderr: $last)}"
         elif [ -z "$v" ]; then why="no BENCH_TIME_MS"
         elif grep -Eq "$unchecked" "$err"; then why=$(grep -Em1 "$unchecked" "$err")
         fi
         if [ -n "$why" ]; then
             echo "rounds.sh: $label, round $((r + 1)): not counted: $why" >&2
             v=x; fails[i]=$(( ${fails[i]:-0} + 1 )); failed=1
+        else
+            echo "rounds.sh: $label, round $((r + 1)): $v ms" >&2
         fi
         vals[i]="${vals[i]:-} ${v:--}"
         if [ "$v" != x ] && [ -n "$dev$host" ]; then

@@ -2,7 +2,9 @@
 # bench/rounds.sh counts only runs that really ran checked: a run whose agent could not attach
 # (cucheck says so on stderr, the program ran unchecked at native speed), one that exits
 # non-zero and one that prints no BENCH_TIME_MS are shown as x, counted as failed and left out
-# of the median, and the script exits 1; clean runs give the median and ratio as before.
+# of the median, and the script exits 1 (a non-zero exit is shown with the run's last stderr
+# line); clean runs give the median and ratio as before, and every counted figure is on stderr
+# as it is taken.
 source "$(dirname "$0")/data/common.bash"
 
 rounds="$SOURCE_DIR/bench/rounds.sh"
@@ -12,7 +14,7 @@ printf '%s\t%s\n' \
   "checked" "echo BENCH_TIME_MS 30" \
   "no attach" "echo BENCH_TIME_MS 11; echo 'cucheck: cannot attach: another CUDA tools-API client' >&2" \
   "no report" "echo BENCH_TIME_MS 12; echo 'cucheck: note: no process wrote a report' >&2" \
-  "crashed" "echo BENCH_TIME_MS 13; exit 139" \
+  "crashed" "echo BENCH_TIME_MS 13; echo 'Traceback: cudnn failed' >&2; echo >&2; exit 139" \
   "silent" "true" >"$cfg"
 bash "$rounds" "$cfg" 3 10 >"$OUT" 2>"$ERR"
 RC=$?
@@ -23,7 +25,9 @@ for label in "no attach" "no report" "crashed" "silent"; do
   expect_in "$OUT" "| $label | - | - | 3 | x x x |" "$label row (not counted)"
 done
 expect_in "$ERR" "no attach, round 1: not counted: cucheck: cannot attach" "the reason on stderr"
-expect_in "$ERR" "crashed, round 3: not counted: exit 139" "the exit status on stderr"
+expect_in "$ERR" "crashed, round 3: not counted: exit 139 (stderr: Traceback: cudnn failed)" \
+  "the exit status and the run's last stderr line"
+expect_in "$ERR" "checked, round 2: 30 ms" "each counted run's figure on stderr as it is taken"
 
 printf 'native\techo BENCH_TIME_MS 4\nother\techo BENCH_TIME_MS 6\n' >"$cfg"
 bash "$rounds" "$cfg" 2 >"$OUT" 2>"$ERR"

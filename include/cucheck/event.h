@@ -255,6 +255,9 @@ typedef struct cc_ev_sync {
                                           * CC_EV_LAUNCH_CHECKED */
 #define CC_LAUNCH_FLAG_PROGRESS 0x8u /* the device reports when all its threads exited (see
                                       * CC_EV_LAUNCH_PROGRESS) */
+#define CC_LAUNCH_FLAG_REPEAT 0x10u /* ran unchecked as a repeat of a checked launch: the same
+                                     * kernel, shape, argument values and allocations behind
+                                     * them (memcheck adaptive mode) */
 
 typedef struct cc_ev_launch {
     uint64_t context;

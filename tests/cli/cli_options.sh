@@ -66,6 +66,7 @@ bad_value memcheck launch-count 1.5 "a whole number, 0 or more"
 bad_value memcheck launch-skip "" "a whole number, 0 or more"
 bad_value memcheck launch-skip ten "a whole number, 0 or more"
 bad_value memcheck on-error maybe "continue or stop"
+bad_value memcheck repeats skip "count or check"
 bad_value memcheck leak-check yes "full or no"
 bad_value memcheck leak-check 1 "full or no"
 bad_value memcheck kernel-include "" "a kernel name glob of 1 to 255 characters"
@@ -155,10 +156,10 @@ kind=race
 frame=*loader.py:*
 EOF
 accepted "memcheck, every option" --quiet --suppressions "$WORK/good.supp" memcheck --mode full \
-  --checks-per-kernel 1000000 --on-error stop --leak-check full --kernel-include 'k*' \
+  --checks-per-kernel 1000000 --repeats check --on-error stop --leak-check full --kernel-include 'k*' \
   --kernel-exclude='x\*' --launch-skip 0 --launch-count 18446744073709551615 -- "$PROG"
 accepted "memcheck, other choices" --quiet memcheck --mode adaptive --checks-per-kernel=1 \
-  --on-error continue --leak-check no --launch-count 007 -- "$PROG"
+  --repeats=count --on-error continue --leak-check no --launch-count 007 -- "$PROG"
 for mode in full default api; do
   accepted "streamcheck --mode $mode" --quiet streamcheck --mode "$mode" -- "$PROG"
 done

@@ -236,6 +236,8 @@ extern cc_instr_state cc_instr_g;
 /* weak: an address-range reservation, added only where it overlaps no allocation (cudaMalloc
  * blocks carved out of it later replace it). */
 void cc_instr_table_add(uint64_t base, uint64_t size, int weak);
+/* The live allocation (or sub-allocator region) holding addr, or NULL. */
+const cc_mc_range *cc_instr_table_find(uint64_t addr);
 void cc_instr_table_remove(uint64_t base);
 /* The same without asking the sub-allocators (instr_suballoc.c keeps their ranges with these):
  * insert [base, end) (weak as above), erase the range starting at base, and take every range

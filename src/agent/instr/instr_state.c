@@ -29,6 +29,12 @@ static size_t table_upper(uint64_t addr)
     return lo;
 }
 
+const cc_mc_range *cc_instr_table_find(uint64_t addr)
+{
+    size_t i = table_upper(addr);
+    return i > 0 && addr < cc_instr_g.table[i - 1].end ? &cc_instr_g.table[i - 1] : NULL;
+}
+
 void cc_instr_table_add(uint64_t base, uint64_t size, int weak)
 {
     if (size == 0) {

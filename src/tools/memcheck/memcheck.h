@@ -56,6 +56,7 @@ typedef struct mc_state {
     cc_checked_launches checked; /* launches and kernels that ran with device checks */
     uint64_t device_errors;   /* device_access_error events */
     uint64_t copies_checked, memsets_checked;
+    uint64_t repeats; /* launches that ran unchecked as repeats of checked ones (adaptive) */
     int exited;               /* leaks reported already */
     cc_context_book contexts; /* contexts announced by CONTEXT_CREATE */
 } mc_state;

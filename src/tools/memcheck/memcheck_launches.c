@@ -24,6 +24,7 @@ void mc_on_launch(mc_state *s, const cc_ev_launch *l)
         mc_unread_add(s, &unread);
     }
     cc_checked_launches_add(&s->checked, l->name, (l->flags & CC_LAUNCH_FLAG_INSTRUMENTED) != 0);
+    s->repeats += (l->flags & CC_LAUNCH_FLAG_REPEAT) != 0;
 }
 
 const mc_launch *mc_find_launch(const mc_state *s, uint64_t launch_id)
@@ -38,11 +39,16 @@ const mc_launch *mc_find_launch(const mc_state *s, uint64_t launch_id)
 
 void mc_write_note(mc_state *s)
 {
-    char checked[160], note[512];
+    char checked[160], repeats[160] = "", note[512];
     cc_checked_launches_summary(&s->checked, checked, sizeof checked);
+    if (s->repeats > 0) {
+        snprintf(repeats, sizeof repeats, " (%" PRIu64 " more repeated a checked launch's "
+                 "arguments and allocations: counted as checks, run unchecked)", s->repeats);
+    }
     snprintf(note, sizeof note,
-             "memcheck (%s mode): %s; %" PRIu64 " copies and %" PRIu64 " memsets range-checked",
-             s->adaptive ? "adaptive" : "full", checked, s->copies_checked, s->memsets_checked);
+             "memcheck (%s mode): %s%s; %" PRIu64 " copies and %" PRIu64 " memsets range-checked",
+             s->adaptive ? "adaptive" : "full", checked, repeats, s->copies_checked,
+             s->memsets_checked);
     s->host->note(s->host, note);
     if (s->checked.ninstrumented > 0) {
         /* What the device's local check leaves out (docs/memcheck.md, "Local window"). */

@@ -12,6 +12,10 @@ const cc_option_spec cc_memcheck_option_specs[] = {
      "adaptive (default): check each kernel on its first launches per launch shape, then run "
      "its module unpatched; full: check every access of every launch"},
     CC_INSTR_CHECKS_PER_KERNEL_SPEC,
+    {"repeats", 1, "count|check",
+     "adaptive mode: count (default): a launch whose argument values, and the allocations they "
+     "point into, are those of a checked launch of its kernel and shape counts as a check and "
+     "runs unchecked; check: it runs checked (finds accesses that depend on the data alone)"},
     {"on-error", 1, "continue|stop",
      "continue (default): report and let the program go on as it would natively; stop: the "
      "faulty warp exits before the invalid access, and the program is stopped after the launch"},
@@ -61,13 +65,21 @@ static int read_options(cc_memcheck_config *cfg, cc_instr_config *sel, cc_option
 {
     /* each list in the order of its help text */
     static const char *const on_error[] = {"continue", "stop", NULL};
+    static const char *const repeats[] = {"count", "check", NULL};
     static const char *const leak_check[] = {"full", "no", NULL};
     static const char *const api_errors[] = {"all", "explicit", "no", NULL};
     if (cc_instr_read_mode(sel, get, ctx, err, errlen) != 0) {
         return -1;
     }
     int i = 0;
-    const char *v = get(ctx, "on-error");
+    const char *v = get(ctx, "repeats");
+    if (v != NULL) {
+        if (cc_optval_choice("repeats", v, repeats, &i, err, errlen) != 0) {
+            return -1;
+        }
+        cfg->check_repeats = i == 1;
+    }
+    v = get(ctx, "on-error");
     if (v != NULL) {
         if (cc_optval_choice("on-error", v, on_error, &i, err, errlen) != 0) {
             return -1;

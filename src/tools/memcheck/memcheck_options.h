@@ -1,7 +1,7 @@
 /* memcheck's options, parsed in one place for the CLI's up-front check, the tool (replay and
  * live) and the agent's instrumentation client (src/agent/tools/memcheck/mc_client.c), which
  * decides what runs with device checks: those every instrumenting tool shares
- * (tools/instr_options.h), --on-error, --leak-check and compute-sanitizer's spellings. */
+ * (tools/instr_options.h), --repeats, --on-error, --leak-check and compute-sanitizer's spellings. */
 #ifndef CUCHECK_TOOLS_MEMCHECK_OPTIONS_H
 #define CUCHECK_TOOLS_MEMCHECK_OPTIONS_H
 
@@ -16,6 +16,7 @@
 typedef struct cc_memcheck_config {
     int full;                   /* --mode full: every launch instrumented */
     uint32_t checks_per_kernel; /* adaptive: instrumented launches per (kernel, launch shape) */
+    int check_repeats;          /* --repeats check: a repeated launch runs checked too */
     int stop_on_error;          /* --on-error stop */
     int leak_check;             /* --leak-check full */
     char kernel_include[CC_INSTR_GLOB_MAX]; /* glob over the demangled or mangled name; "" = all */

@@ -28,7 +28,7 @@ import findings  # noqa: E402
 import run_gpu_tests  # noqa: E402
 import verdict  # noqa: E402
 
-VALUE_KEYS = ("thread", "block", "size", "address", "access")
+VALUE_KEYS = ("thread", "block", "size", "address", "access", "repeats")
 
 
 class TableError(Exception):
@@ -65,8 +65,9 @@ def load_rows(path):
                    "opts": [o for o in all_opts if not o.startswith("modes=")],
                    "modes": modes[0] if modes else None, "values": values,
                    "optional": optional, "where": where}
-            if kind == "none" and (values or optional or what == "device"):
-                raise TableError("%s: a 'none' row is a host row without values" % where)
+            if kind == "none" and (set(values) - {"repeats"} or optional or what == "device"):
+                raise TableError("%s: a 'none' row is a host row without values but repeats="
+                                 % where)
             if kind != "none":
                 try:
                     expect_of(row, "")
@@ -90,7 +91,7 @@ def parse_values(text, where):
         key, eq, val = item.partition("=")
         if not eq or key not in VALUE_KEYS or not val:
             raise TableError("%s: bad value %r (thread=, block=, size=, address=, access=, "
-                             "optional)" % (where, item))
+                             "repeats=, optional)" % (where, item))
         values[key] = val.split("|")
     return values, optional
 
@@ -178,6 +179,15 @@ def judge_run(members, mode, native_code, result, report):
     ok, notes = verdict.judge(code, err, report, "memcheck", expects,
                               want_exit(members, native_code), mode=mode, need=need,
                               timed_out=timed_out)
+    for r in members:
+        want = r["values"].get("repeats")
+        if want and mode == "adaptive":
+            records, _ = verdict.read_report(report)
+            said = "(%s more repeated a checked launch's" % want[0]
+            if not any(said in str(x.get("text", "")) for x in records or []
+                       if x.get("type") == "note"):
+                ok = False
+                notes.append("the note does not say %s" % said)
     if not expects and native_code != 0:
         # a clean twin must run cleanly natively too (one that faults is no twin)
         ok = False

@@ -1,7 +1,7 @@
 /* memcheck's client of the instrumentation manager (instr_internal.h): its patch (global
  * accesses, cc_mc_global_access), its launch policy (kernel include/exclude, launch skip/count,
  * --mode full: every launch, adaptive: --checks-per-kernel checked launches per (kernel, grid,
- * block)), the cc_mc_launch header of a checked launch, and the drain once the launch is done
+ * block), a launch repeating a checked one counting as one: mc_repeat.h), the cc_mc_launch header of a checked launch, and the drain once the launch is done
  * (deferred: instr_drain.c says when): the violations in the slot's pinned records become
  * CC_EV_DEVICE_ACCESS_ERROR events (pc -> file:line from the module's cubin). The functions
  * here run with cc_instr_g.lock held, but for mc_prepare and mc_fetch (device calls). */
@@ -12,6 +12,7 @@
 #include "agent/instr/instr_internal.h"
 #include "agent/tools/launch_policy.h"
 #include "agent/tools/memcheck/mc_client.h"
+#include "agent/tools/memcheck/mc_repeat.h"
 #include "agent/tools/memcheck/mc_windows.h"
 
 static cc_memcheck_config cc_mc_cfg; /* memcheck's options (cc_mc_config_load) */
@@ -47,6 +48,17 @@ static int mc_may_unpatch(const cc_instr_module *m)
     return cc_launch_window_may_unpatch(cc_mc_cfg.full, cc_mc_cfg.launch_count) && !heap;
 }
 
+/* Set by mc_decide for the launch this thread decides on: it ran unchecked as a repeat of a
+ * checked launch (read by memcheck_plugin.c's on_launch, which flags its event). */
+static _Thread_local int mc_repeat_decided;
+
+int cc_mc_launch_was_repeat(void)
+{
+    int r = mc_repeat_decided;
+    mc_repeat_decided = 0;
+    return r;
+}
+
 static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc_event *launch)
 {
     (void)launch;
@@ -54,6 +66,8 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
     const cc_memcheck_config *cfg = &cc_mc_cfg;
     int want = 0;
     uint64_t *shape = NULL;
+    uint64_t digest = 0;
+    mc_repeat_decided = 0;
     cc_launch_tables_ready(&cc_mc_tables);
     /* A module that calls device-side malloc/free runs checked on every launch: a heap block
      * its unchecked launches made would be unknown to the heap table later. */
@@ -75,14 +89,23 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
             want = 1;
         } else if (in_window) {
             shape = cc_launch_shape_of(&cc_mc_tables, d);
-            want = shape != NULL && *shape < cfg->checks_per_kernel;
+            want = shape != NULL && cc_mc_shape_count(*shape) < cfg->checks_per_kernel;
+            if (want && !cfg->check_repeats) {
+                digest = cc_mc_launch_digest(d);
+            }
+            if (want && cc_mc_shape_repeats(*shape, digest)) {
+                *shape = cc_mc_shape_checked(*shape, digest); /* counts as a check */
+                shape = NULL;
+                want = 0;
+                mc_repeat_decided = 1;
+            }
         }
     }
     if (!cc_instr_module_want(m, want, m == NULL || mc_may_unpatch(m))) {
         return 0;
     }
     if (shape != NULL) {
-        (*shape)++;
+        *shape = cc_mc_shape_checked(*shape, digest);
     }
     return 1;
 }

@@ -11,5 +11,8 @@
 int cc_mc_config_load(const char *encoded_options, char *err, size_t errlen);
 /* The client, for the options loaded. */
 const cc_instr_client *cc_mc_client_init(void);
+/* 1 if the launch this thread's last decision was about ran unchecked as a repeat of a checked
+ * launch (mc_repeat.h); reading clears it. */
+int cc_mc_launch_was_repeat(void);
 
 #endif

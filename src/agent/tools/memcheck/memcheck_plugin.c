@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "agent/core/agent.h"
 #include "agent/core/agent_plugin.h"
+#include "agent/tools/launch_args.h"
 #include "agent/tools/memcheck/mc_client.h"
 #include "agent/tools/memcheck/mc_modvars.h"
 #include "agent/nvtx/nvtx_inject.h"
@@ -51,10 +52,20 @@ static void memcheck_on_resource(Sanitizer_CallbackId cbid, const void *data)
 static void memcheck_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
                             const Sanitizer_CallbackData *d)
 {
+    cc_launch_args_on_api(domain, cbid, d); /* a launch's arguments, for mc_repeat.c */
     if (d->callbackSite == SANITIZER_API_EXIT) {
         cc_mc_modvars_resolve();
         cc_mc_torch_at_api_exit();
         cc_mc_windows_on_api(domain, cbid, d->context);
+    }
+}
+
+/* A launch that repeated a checked one says so in its event (the closing note counts them). */
+static void memcheck_on_launch(const Sanitizer_LaunchData *d, cc_event *ev, int graph_node)
+{
+    (void)d;
+    if (cc_mc_launch_was_repeat() && !graph_node) {
+        ev->u.launch.flags |= CC_LAUNCH_FLAG_REPEAT;
     }
 }
 
@@ -70,6 +81,7 @@ const cc_agent_plugin cc_memcheck_plugin = {
     .instr_client = memcheck_client,
     .on_resource = memcheck_on_resource,
     .on_api = memcheck_on_api,
+    .on_launch = memcheck_on_launch,
     /* PyTorch's tensors: a step's thousand region events cost about 0.9 us each analysed on
      * the program's thread (H200, transformer step), a copy into the ring less. */
     .event_thread = 1,

@@ -18,20 +18,17 @@
 #include "core/grow.h"
 #include "core/hashmap.h"
 #include "core/ptr_infer.h"
+#include "agent/tools/launch_args.h"
 #include "agent/tools/streamcheck/graph_node_args.h"
+#include "agent/core/agent_knobs.h"
 #include "agent/core/self_time.h"
 #include "agent/tools/streamcheck/sc_agent.h"
 #include "symbols/kparams.h"
 
-#define CC_AX_PARAM_MAX 32768u /* largest parameter buffer CUDA allows (32764 bytes) */
 #define CC_AX_RANGES 64u       /* ranges one launch may yield (more are counted, not sent) */
 #define CC_AX_CACHE 1024u      /* direct-mapped CUfunction -> layout cache */
 
-typedef struct cc_ax_kernel {
-    char *name;
-    cc_ptr_slot *slots; /* by ordinal */
-    uint32_t nslots;
-} cc_ax_kernel;
+typedef cc_launch_layout cc_ax_kernel;
 
 typedef struct cc_ax_module {
     CUmodule module;
@@ -50,62 +47,8 @@ static struct {
         const cc_ax_kernel *k; /* NULL: no layout known */
     } cache[CC_AX_CACHE];
     uint64_t launches, no_layout, dropped;
-    unsigned char buf[CC_AX_PARAM_MAX]; /* a launch's arguments laid out (under the lock) */
+    unsigned char buf[CC_LAUNCH_PARAM_MAX]; /* a launch's arguments laid out (under the lock) */
 } cc_ax = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-/* The launch API call in progress on this thread (set at its enter, consumed at LAUNCH_BEGIN,
- * cleared when the outermost launch call returns). */
-static _Thread_local struct {
-    int depth;
-    int set;
-    void **params;
-    void **extra;
-} cc_ax_call;
-
-/* The leading parameters of the launch calls, in their C order. */
-typedef struct cc_rt_launch_params { /* cudaLaunchKernel, cudaLaunchCooperativeKernel (+_ptsz) */
-    const void *func;
-    unsigned int grid[3], block[3];
-    void **args;
-} cc_rt_launch_params;
-typedef struct cc_rt_launch_ex_params { /* cudaLaunchKernelExC (+_ptsz) */
-    const void *config;
-    const void *func;
-    void **args;
-} cc_rt_launch_ex_params;
-typedef struct cc_drv_launch_params { /* cuLaunchKernel, cuLaunchCooperativeKernel (+_ptsz) */
-    CUfunction f;
-    unsigned int grid[3], block[3];
-    unsigned int smem;
-    CUstream stream;
-    void **params;
-    void **extra; /* cuLaunchKernel only */
-} cc_drv_launch_params;
-typedef struct cc_drv_launch_ex_params { /* cuLaunchKernelEx (+_ptsz) */
-    const void *config;
-    CUfunction f;
-    void **params;
-    void **extra;
-} cc_drv_launch_ex_params;
-
-/* The runtime's own parameter structs (the Compute Sanitizer API ships their header) check the
- * layouts above where they can be included; the driver's cannot beside the Sanitizer headers
- * (they need the legacy _v1 types), so those stay checked by their C argument order. */
-#if defined(__has_include)
-#if __has_include(<generated_cuda_runtime_api_meta.h>)
-#include <stddef.h>
-#include <generated_cuda_runtime_api_meta.h>
-#include "agent/core/agent_knobs.h"
-_Static_assert(offsetof(cc_rt_launch_params, args) == offsetof(cudaLaunchKernel_v7000_params, args),
-               "cudaLaunchKernel parameter layout");
-_Static_assert(offsetof(cc_rt_launch_params, args) ==
-                   offsetof(cudaLaunchCooperativeKernel_v9000_params, args),
-               "cudaLaunchCooperativeKernel parameter layout");
-_Static_assert(offsetof(cc_rt_launch_ex_params, args) ==
-                   offsetof(cudaLaunchKernelExC_v11060_params, args),
-               "cudaLaunchKernelExC parameter layout");
-#endif
-#endif
 
 void cc_access_init(void)
 {
@@ -207,72 +150,6 @@ static void cc_ax_module_loaded(const Sanitizer_ResourceModuleData *d)
     pthread_mutex_unlock(&cc_ax.lock);
 }
 
-/* A kernel's layout from the driver (cuFuncGetParamInfo, CUDA 12.4+), for launches whose module
- * the agent has no cubin for (the CUPTI source names no module). Kept for the process's life.
- * Callers hold the lock; NULL if the driver cannot say. */
-typedef CUresult (*cc_ax_param_info_fn)(CUfunction, size_t, size_t *, size_t *);
-
-static const cc_ax_kernel *cc_ax_driver_layout(CUfunction f)
-{
-    static cc_ax_param_info_fn func_info, kernel_info;
-    static int resolved;
-    /* Every function asked about (the direct-mapped cache may forget one) -> its layout. */
-    static cc_hashmap known = CC_HASHMAP_INIT;
-    if (!resolved) {
-        void *p = cc_agent_driver_symbol("cuFuncGetParamInfo");
-        memcpy(&func_info, &p, sizeof p);
-        p = cc_agent_driver_symbol("cuKernelGetParamInfo");
-        memcpy(&kernel_info, &p, sizeof p);
-        resolved = 1;
-    }
-    if (func_info == NULL || f == NULL) {
-        return NULL;
-    }
-    const uint64_t *seen = cc_hashmap_get(&known, (uintptr_t)f);
-    if (seen != NULL) {
-        return (cc_ax_kernel *)(uintptr_t)*seen;
-    }
-    /* The runtime launches library kernels (CUkernel, which launch calls accept in place of a
-     * CUfunction): those answer to cuKernelGetParamInfo. */
-    cc_ax_param_info_fn info = func_info;
-    size_t off, size;
-    CUresult r = info(f, 0, &off, &size);
-    if (r == CUDA_ERROR_INVALID_HANDLE && kernel_info != NULL) {
-        info = kernel_info;
-        r = info(f, 0, &off, &size);
-    }
-    uint32_t n = 0;
-    while (r == CUDA_SUCCESS && n < CC_AX_PARAM_MAX / 4) {
-        n++;
-        r = info(f, n, &off, &size);
-    }
-    if (n == 0 && r != CUDA_ERROR_INVALID_VALUE) { /* that one: a kernel without parameters */
-        cc_agent_note("streamcheck: the driver answered %d when asked for a kernel's first "
-                      "parameter: its launches get no inferred access set", (int)r);
-    }
-    cc_ax_kernel *k = NULL;
-    if (n > 0) { /* none: no parameters, or no answer; nothing to scan either way */
-        cc_ptr_slot *slots = malloc(n * sizeof *slots);
-        k = malloc(sizeof *k);
-        if (slots == NULL || k == NULL) {
-            free(slots);
-            free(k);
-            return NULL;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            if (info(f, i, &off, &size) != CUDA_SUCCESS) {
-                off = 0;
-                size = 0;
-            }
-            slots[i].offset = (uint32_t)off;
-            slots[i].size = (uint32_t)size;
-        }
-        *k = (cc_ax_kernel){NULL, slots, n};
-    }
-    cc_hashmap_put(&known, (uintptr_t)f, (uintptr_t)k); /* failing: asked again on a miss */
-    return k;
-}
-
 /* Callers hold the lock. */
 static const cc_ax_kernel *cc_ax_layout(const Sanitizer_LaunchData *d)
 {
@@ -291,7 +168,7 @@ static const cc_ax_kernel *cc_ax_layout(const Sanitizer_LaunchData *d)
         }
     }
     if (found == NULL && d->module == NULL) {
-        found = cc_ax_driver_layout(d->function); /* the CUPTI source: no module, no cubin */
+        found = cc_launch_layout_from_driver(d->function, "streamcheck"); /* the CUPTI source: no module, no cubin */
     }
     if (d->function != NULL) {
         cc_ax.cache[h].f = d->function;
@@ -367,99 +244,20 @@ void cc_access_on_resource(Sanitizer_CallbackId cbid, const void *data)
 
 /* ---- the launch call's parameters ---- */
 
-/* 1 and *params / *extra if cbid is a launch call whose parameters we read. */
-static int cc_ax_launch_args(int runtime, Sanitizer_CallbackId cbid, const void *fp,
-                             void ***params, void ***extra)
-{
-    *params = NULL;
-    *extra = NULL;
-    if (runtime) {
-        switch (cbid) {
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel:
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz:
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel:
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel_ptsz:
-            *params = ((const cc_rt_launch_params *)fp)->args;
-            return 1;
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC:
-        case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz:
-            *params = ((const cc_rt_launch_ex_params *)fp)->args;
-            return 1;
-        default:
-            return 0;
-        }
-    }
-    switch (cbid) {
-    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel:
-    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz:
-        *params = ((const cc_drv_launch_params *)fp)->params;
-        *extra = ((const cc_drv_launch_params *)fp)->extra;
-        return 1;
-    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel:
-    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz:
-        *params = ((const cc_drv_launch_params *)fp)->params;
-        return 1;
-    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx:
-    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz:
-        *params = ((const cc_drv_launch_ex_params *)fp)->params;
-        *extra = ((const cc_drv_launch_ex_params *)fp)->extra;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-void cc_access_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
-                      const Sanitizer_CallbackData *d)
-{
-    void **params, **extra;
-    if (!cc_ax.active || d->functionParams == NULL ||
-        !cc_ax_launch_args(domain == SANITIZER_CB_DOMAIN_RUNTIME_API, cbid, d->functionParams,
-                           &params, &extra)) {
-        return;
-    }
-    if (d->callbackSite == SANITIZER_API_ENTER) {
-        cc_ax_call.depth++;
-        /* The runtime's own driver call (inside cudaLaunchKernel) names the same arguments;
-         * the innermost call that names any wins. */
-        if (params != NULL || extra != NULL) {
-            cc_ax_call.params = params;
-            cc_ax_call.extra = extra;
-            cc_ax_call.set = 1;
-        }
-        return;
-    }
-    if (cc_ax_call.depth > 0 && --cc_ax_call.depth == 0) {
-        cc_ax_call.set = 0; /* the arrays belong to the returning call */
-        cc_ax_call.params = NULL;
-        cc_ax_call.extra = NULL;
-    }
-}
-
 /* The launch's parameter buffer, laid out (callers hold the lock). NULL if unknown: an args
  * array without a layout (its length is unknown). */
 static const unsigned char *cc_ax_param_buffer(const cc_ax_kernel *k, void **params,
                                                void **extra, size_t *len)
 {
-    *len = 0;
-    if (extra != NULL) {
-        return cc_ptr_extra_buffer(extra, 16, CC_AX_PARAM_MAX, len);
+    return cc_launch_args_lay_out(k, params, extra, cc_ax.buf, sizeof cc_ax.buf, len);
+}
+
+void cc_access_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
+                      const Sanitizer_CallbackData *d)
+{
+    if (cc_ax.active) {
+        cc_launch_args_on_api(domain, cbid, d);
     }
-    if (k == NULL || params == NULL) {
-        return NULL;
-    }
-    /* args[i] points to argument i: lay them out as the kernel's parameter buffer. */
-    for (uint32_t i = 0; i < k->nslots; i++) {
-        const cc_ptr_slot *s = &k->slots[i];
-        if ((size_t)s->offset + s->size > CC_AX_PARAM_MAX || params[i] == NULL) {
-            continue;
-        }
-        memcpy(cc_ax.buf + s->offset, params[i], s->size);
-        if ((size_t)s->offset + s->size > *len) {
-            *len = (size_t)s->offset + s->size;
-        }
-    }
-    return cc_ax.buf;
 }
 
 int cc_access_launch_words(const Sanitizer_LaunchData *d, cc_al_word *out, size_t cap,
@@ -467,13 +265,14 @@ int cc_access_launch_words(const Sanitizer_LaunchData *d, cc_al_word *out, size_
 {
     *n = 0;
     *truncated = 0;
-    if (!cc_ax.active || !cc_ax_call.set) {
+    void **params, **extra;
+    if (!cc_ax.active || !cc_launch_args_current(&params, &extra)) {
         return 0;
     }
     pthread_mutex_lock(&cc_ax.lock);
     const cc_ax_kernel *k = cc_ax_layout(d);
     size_t len = 0;
-    const unsigned char *buf = cc_ax_param_buffer(k, cc_ax_call.params, cc_ax_call.extra, &len);
+    const unsigned char *buf = cc_ax_param_buffer(k, params, extra, &len);
     if (buf != NULL) {
         *n = cc_al_scan(buf, len, k != NULL ? k->slots : NULL, k != NULL ? k->nslots : 0,
                         cc_ax.allocs, out, cap, truncated);
@@ -516,12 +315,12 @@ static void cc_access_after_launch_timed(const Sanitizer_LaunchData *d, const cc
     const cc_al_word *words = NULL;
     size_t nwords = 0;
     int handled = cc_sc_after_launch(launch, &words, &nwords); /* learned, instrumented, full */
-    if (handled || !cc_ax_call.set) {
-        cc_ax_call.set = 0;
+    void **params, **extra;
+    int set = cc_launch_args_current(&params, &extra);
+    cc_launch_args_consume(); /* one launch per call */
+    if (handled || !set) {
         return; /* or a launch call whose parameters we do not read */
     }
-    void **params = cc_ax_call.params, **extra = cc_ax_call.extra;
-    cc_ax_call.set = 0; /* one launch per call */
     cc_ptr_range ranges[CC_AX_RANGES];
     cc_ptr_infer_stats st = {0, 0, 0};
     size_t n = 0;

@@ -41,7 +41,9 @@ int main(void)
     CHECK(cudaDeviceSynchronize());
     region_register(dom, heap, region, n);
     nvtxMemHeapReset(dom, heap);
-    iota8<<<1, 1>>>(region); /* the heap was reset */
+    /* The heap was reset. Two threads, not one: a launch of the shape above with the same
+     * argument against the same (absent) bounds would be a repeat, unchecked in adaptive mode. */
+    iota8<<<1, 2>>>(region);
     CHECK(cudaDeviceSynchronize());
     nvtxMemHeapUnregister(dom, heap);
     CHECK(cudaFree(pool));

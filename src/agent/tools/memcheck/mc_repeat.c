@@ -37,15 +37,24 @@ uint64_t cc_mc_launch_digest(const Sanitizer_LaunchData *d)
     uint64_t h = cc_hash_pair(d->clusterDim_x | (uint64_t)d->clusterDim_y << 32,
                               d->clusterDim_z | (uint64_t)len << 32);
     if (args != NULL && len > 0) {
-        h = cc_hash_more(h, args, len);
-        /* Each pointer-sized word's allocation: a block freed and allocated again at the same
-         * address with other bounds makes another launch. */
-        for (size_t off = 0; off + 8 <= len; off += 8) {
+        /* A pointer-sized word inside a live allocation counts by where it points in it, the
+         * allocation's size and its base's low bits (alignment); any other word by its value
+         * (a freed block's address, a null pointer, a scalar). So the same tensors in another
+         * step's blocks of the same sizes make a repeat, and a block freed and allocated again
+         * at the same address with other bounds does not. */
+        size_t off = 0;
+        for (; off + 8 <= len; off += 8) {
             uint64_t w;
             memcpy(&w, args + off, 8);
             const cc_mc_range *r = cc_instr_table_find(w);
-            h = cc_hash_combine(h, r != NULL ? cc_hash_pair(r->base, r->end) : 0);
+            if (r != NULL) {
+                h = cc_hash_combine(h, cc_hash_pair(w - r->base, r->end - r->base));
+                h = cc_hash_combine(h, r->base & 0xffu);
+            } else {
+                h = cc_hash_combine(h, cc_hash_u64(w));
+            }
         }
+        h = cc_hash_more(h, args + off, len - off);
     }
     h >>= CC_MC_DIGEST_SHIFT;
     return h != 0 ? h : 1;

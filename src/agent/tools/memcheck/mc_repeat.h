@@ -1,10 +1,11 @@
 /* memcheck's repeated launches (adaptive mode, --repeats count): the digest of what a launch's
- * checks depend on besides the data — its argument values and, for each pointer-sized argument
- * word that points into a live allocation, that allocation's bounds — and the shape counter
- * that keeps the first checked launch's digest beside the count. A launch of a (kernel, grid,
- * block, cluster) whose digest equals that of the shape's first checked launch counts as a check
- * and runs unchecked: it would run the same accesses against the same bounds, and find only
- * what depends on the data it reads. */
+ * checks depend on besides the data — its argument values, where a pointer-sized argument word
+ * that points into a live allocation counts by its offset in it, the allocation's size and
+ * alignment — and the shape counter that keeps the first checked launch's digest beside the
+ * count. A launch of a (kernel, grid, block, cluster) whose digest equals that of the shape's
+ * first checked launch counts as a check and runs unchecked: it would run the same accesses,
+ * relative to its arguments, against the same bounds, and find only what depends on the data
+ * it reads. */
 #ifndef CUCHECK_AGENT_TOOLS_MEMCHECK_MC_REPEAT_H
 #define CUCHECK_AGENT_TOOLS_MEMCHECK_MC_REPEAT_H
 

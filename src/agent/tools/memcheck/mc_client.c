@@ -1,8 +1,9 @@
 /* memcheck's client of the instrumentation manager (instr_internal.h): its patch (global
  * accesses, cc_mc_global_access), its launch policy (kernel include/exclude, launch skip/count,
  * --mode full: every launch, adaptive: --checks-per-kernel checked launches per (kernel, grid,
- * block), a launch repeating a checked one counting as one: mc_repeat.h), the cc_mc_launch header of a checked launch, and the drain once the launch is done
- * (deferred: instr_drain.c says when): the violations in the slot's pinned records become
+ * block), a launch repeating a checked one counting as one: mc_repeat.h), the cc_mc_launch
+ * header of a checked launch, and the drain once the launch is done (deferred: instr_drain.c
+ * says when): the violations in the slot's pinned records become
  * CC_EV_DEVICE_ACCESS_ERROR events (pc -> file:line from the module's cubin). The functions
  * here run with cc_instr_g.lock held, but for mc_prepare and mc_fetch (device calls). */
 #include <stddef.h>
@@ -108,6 +109,22 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
         *shape = cc_mc_shape_checked(*shape, digest);
     }
     return 1;
+}
+
+/* Without the manager's lock: decide said yes, but the launch runs unchecked (no free slot,
+ * captured into a graph, its stack does not fit). If it was its shape's first, the digest it
+ * left must not make later launches repeats of a launch that was never checked. */
+static void mc_unbound(const Sanitizer_LaunchData *d)
+{
+    if (cc_mc_cfg.full || cc_mc_cfg.check_repeats) {
+        return;
+    }
+    pthread_mutex_lock(&cc_instr_g.lock);
+    uint64_t *shape = cc_launch_shape_of(&cc_mc_tables, d);
+    if (shape != NULL) {
+        *shape = cc_mc_shape_unchecked(*shape);
+    }
+    pthread_mutex_unlock(&cc_instr_g.lock);
 }
 
 /* ---- launch header ---- */
@@ -285,7 +302,7 @@ static cc_instr_client cc_mc_client = {
     .may_unpatch = mc_may_unpatch,
     .fill = mc_fill,
     .prepare = mc_prepare,
-    .unbound = NULL,
+    .unbound = mc_unbound,
     .fetch = mc_fetch,
     .drain = mc_drain,
     .ctx_init = NULL,

@@ -73,6 +73,14 @@ uint64_t cc_mc_shape_checked(uint64_t v, uint64_t digest)
     return keep | count;
 }
 
+uint64_t cc_mc_shape_unchecked(uint64_t v)
+{
+    if (cc_mc_shape_count(v) == 1) {
+        return v & CC_MC_SHAPE_COUNT_MASK;
+    }
+    return v;
+}
+
 int cc_mc_shape_repeats(uint64_t v, uint64_t digest)
 {
     return digest != 0 && (v & CC_MC_SHAPE_DIGEST_SET) && v >> CC_MC_DIGEST_SHIFT == digest;

@@ -32,6 +32,10 @@ uint64_t cc_mc_launch_digest(const Sanitizer_LaunchData *d);
 /* The counter after a checked launch of digest `digest` (0: unknown). */
 uint64_t cc_mc_shape_checked(uint64_t v, uint64_t digest);
 
+/* The counter after the launch that took its count ran unchecked after all: the digest goes
+ * when that launch was the shape's first (the count stays taken, as before repeats). */
+uint64_t cc_mc_shape_unchecked(uint64_t v);
+
 /* 1 if a launch of digest `digest` repeats the shape's first checked launch. */
 int cc_mc_shape_repeats(uint64_t v, uint64_t digest);
 

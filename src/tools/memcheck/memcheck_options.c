@@ -13,9 +13,10 @@ const cc_option_spec cc_memcheck_option_specs[] = {
      "its module unpatched; full: check every access of every launch"},
     CC_INSTR_CHECKS_PER_KERNEL_SPEC,
     {"repeats", 1, "count|check",
-     "adaptive mode: count (default): a launch whose argument values, and the allocations they "
-     "point into, are those of a checked launch of its kernel and shape counts as a check and "
-     "runs unchecked; check: it runs checked (finds accesses that depend on the data alone)"},
+     "adaptive mode: count (default): a launch that repeats a checked launch of its kernel and "
+     "shape (the same argument values, pointers at the same offsets in allocations of the same "
+     "sizes) counts as a check and runs unchecked; check: it runs checked (finds accesses that "
+     "depend on the data alone)"},
     {"on-error", 1, "continue|stop",
      "continue (default): report and let the program go on as it would natively; stop: the "
      "faulty warp exits before the invalid access, and the program is stopped after the launch"},

@@ -213,11 +213,15 @@ const unsigned char *cc_launch_args_lay_out(const cc_launch_layout *k, void **pa
     if (k == NULL || params == NULL) {
         return NULL;
     }
-    /* args[i] points to argument i: lay them out as the kernel's parameter buffer. */
+    /* args[i] points to argument i: lay them out as the kernel's parameter buffer, the padding
+     * before each argument zeroed (no bytes of an earlier launch are left in it). */
     for (uint32_t i = 0; i < k->nslots; i++) {
         const cc_ptr_slot *s = &k->slots[i];
         if ((size_t)s->offset + s->size > cap || params[i] == NULL) {
             continue;
+        }
+        if (s->offset > *len) {
+            memset(buf + *len, 0, s->offset - *len);
         }
         memcpy(buf + s->offset, params[i], s->size);
         if ((size_t)s->offset + s->size > *len) {

@@ -37,8 +37,8 @@ void cc_launch_args_consume(void);
 const cc_launch_layout *cc_launch_layout_from_driver(CUfunction f, const char *tool);
 
 /* The arguments laid out as the kernel's parameter buffer: the packed `extra` buffer itself,
- * or params[i] copied to layout k's offsets in buf (cap bytes, zeroed by the caller where
- * padding matters). NULL when unknown (an args array without a layout); *len its length. */
+ * or params[i] copied to layout k's offsets in buf (cap bytes), the padding between them zeroed.
+ * NULL when unknown (an args array without a layout); *len its length. */
 const unsigned char *cc_launch_args_lay_out(const cc_launch_layout *k, void **params,
                                             void **extra, unsigned char *buf, size_t cap,
                                             size_t *len);

@@ -15,21 +15,11 @@ uint64_t cc_mc_launch_digest(const Sanitizer_LaunchData *d)
         return 0; /* a graph node, or a launch call whose arguments are not read */
     }
     cc_launch_args_consume();
-    const cc_launch_layout *k = NULL;
+    /* No layout for an args array: no parameters (the driver answered so) or no answer.
+     * Unknown either way (lay_out returns NULL), and the launch is checked. */
+    const cc_launch_layout *k =
+        extra == NULL ? cc_launch_layout_from_driver(d->function, "memcheck") : NULL;
     size_t len = 0;
-    if (extra == NULL) {
-        k = cc_launch_layout_from_driver(d->function, "memcheck");
-        if (k == NULL && params != NULL) {
-            /* No layout: no parameters (the driver answered so) or no answer. Unknown either
-             * way, and the launch is checked. */
-            return 0;
-        }
-        for (uint32_t i = 0; k != NULL && i < k->nslots; i++) {
-            size_t end = (size_t)k->slots[i].offset + k->slots[i].size;
-            len = end > len && end <= sizeof buf ? end : len;
-        }
-        memset(buf, 0, len); /* the padding between arguments */
-    }
     const unsigned char *args = cc_launch_args_lay_out(k, params, extra, buf, sizeof buf, &len);
     if (args == NULL && (params != NULL || extra != NULL)) {
         return 0;

@@ -168,7 +168,8 @@ static const cc_ax_kernel *cc_ax_layout(const Sanitizer_LaunchData *d)
         }
     }
     if (found == NULL && d->module == NULL) {
-        found = cc_launch_layout_from_driver(d->function, "streamcheck"); /* the CUPTI source: no module, no cubin */
+        /* the CUPTI source: no module, no cubin */
+        found = cc_launch_layout_from_driver(d->function, "streamcheck");
     }
     if (d->function != NULL) {
         cc_ax.cache[h].f = d->function;

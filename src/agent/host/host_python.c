@@ -205,13 +205,16 @@ int cc_py_capture(cc_py_frame *frames, int max)
         if (offset != -2) {
             const char *name = cc_py_load_ptr(code, L->co_qualname >= 0 ? L->co_qualname
                                                                         : L->co_name);
-            uint64_t ident = cc_hash_combine(
-                0x9E37, (uint64_t)(uintptr_t)cc_py_load_ptr(code, L->co_filename));
-            ident = cc_hash_combine(ident, (uint64_t)(uintptr_t)name);
-            ident = cc_hash_combine(
-                ident, (uint64_t)(uintptr_t)cc_py_load_ptr(code, L->co_linetable));
-            ident = cc_hash_combine(
-                ident, (uint64_t)(uint32_t)cc_py_load_i32(code, L->co_firstlineno));
+            /* Tells a code object from another one later allocated at its address: products
+             * with odd constants, independent of each other (no chain of mixing steps on the
+             * launch path; host_stacks.c mixes the result once per frame). */
+            uint64_t ident =
+                (uint64_t)(uintptr_t)cc_py_load_ptr(code, L->co_filename) * 0x9E3779B97F4A7C15ull ^
+                (uint64_t)(uintptr_t)name * 0xC2B2AE3D27D4EB4Full ^
+                (uint64_t)(uintptr_t)cc_py_load_ptr(code, L->co_linetable) *
+                    0x165667B19E3779F9ull ^
+                (uint64_t)(uint32_t)cc_py_load_i32(code, L->co_firstlineno) *
+                    0xD6E8FEB86659FD93ull;
             frames[n].code = code;
             frames[n].offset = offset;
             frames[n].pad = 0;

@@ -176,10 +176,9 @@ uint64_t cc_agent_callsite(void)
         }
         return cached_id;
     }
-    for (int i = 0; i < npy; i++) {
-        hash = cc_hash_combine(hash, (uint64_t)(uintptr_t)py[i].code);
-        hash = cc_hash_combine(hash, (uint64_t)(uint32_t)py[i].offset);
-        hash = cc_hash_combine(hash, py[i].ident);
+    for (int i = 0; i < npy; i++) { /* one mixing step per frame: code, offset and identity */
+        hash = cc_hash_combine(hash, (uint64_t)(uintptr_t)py[i].code ^
+                                         (uint64_t)(uint32_t)py[i].offset << 40 ^ py[i].ident);
     }
     int npcs = npy > 0 && !cc_native_with_python() ? 0 : cc_host_unwind(pcs, CC_NATIVE_MAX);
     for (int i = 0; i < npcs; i++) {

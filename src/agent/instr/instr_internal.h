@@ -4,6 +4,7 @@
 #ifndef CUCHECK_AGENT_INSTR_INTERNAL_H
 #define CUCHECK_AGENT_INSTR_INTERNAL_H
 
+#include "core/range_table.h"
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -102,8 +103,9 @@ typedef struct cc_instr_client {
     void (*unbound)(const Sanitizer_LaunchData *d);
     /* 1: an unbound launch loses nothing (it gets another access set, and decide asks again
      * next time), so LAUNCH_END may be turned off while nothing is instrumented (streamcheck).
-     * 0: keep it on (memcheck: an unbound launch is an unchecked one, and its shape may not be
-     * asked for again; measured with tests/gpu/memcheck/mc_late_kernel.cu). */
+     * 0: an unbound launch is an unchecked one, and its shape may not be asked for again
+     * (memcheck; tests/gpu/memcheck/mc_late_kernel.cu): LAUNCH_END goes off only for a
+     * deferred-drain client whose launches can be bound without it (cc_instr_state.end_on). */
     int end_dynamic;
     /* 1: the launch's results may be read later than its LAUNCH_END (memcheck, whose records
      * are pinned host memory): at the program's own synchronizations, when slots run out, at a
@@ -193,10 +195,9 @@ typedef struct cc_instr_state {
      * at a launch's API enter holds no driver lock, so the writer never waits for it. */
     pthread_rwlock_t gate;
     int gate_ready;                /* initialized (writer-preferring) */
-    /* live allocations, host copy, sorted by base */
-    cc_mc_range *table;
-    size_t ntable, cap;
-    uint64_t version;
+    /* live allocations, host copy, sorted by base, with tombstones (core/range_table.h):
+     * compacted before a launch is bound, where the clients copy it */
+    cc_range_table table;
     /* contexts and modules */
     cc_instr_ctx **ctxs;           /* each allocated on its own: its address is stable while
                                     * it lives (a launch binds its slot outside the lock) */
@@ -222,8 +223,12 @@ typedef struct cc_instr_state {
      * end_dynamic, after CC_INSTR_END_QUIET launches in a row that were not, with none in
      * flight, they are turned off; the next launch that wants instrumentation turns them back
      * on and runs unbound (the one after it is instrumented). Each costs ~0.6 us per launch
-     * (measured on the H200). CUCHECK_LAUNCH_END=always keeps them on. */
+     * (measured on the H200). CUCHECK_LAUNCH_END=always keeps them on. A deferred-drain client
+     * whose driver launch calls are tracked (ends_at_exit) loses nothing either: a launch bound
+     * while they are off is marked submitted at its launch call's exit (memcheck, racecheck,
+     * synccheck). */
     int end_on, end_always;
+    int ends_at_exit;
     int end_off_noted;             /* the first turn-off was said (verbose) */
     uint64_t quiet_launches;
 } cc_instr_state;
@@ -237,7 +242,7 @@ extern cc_instr_state cc_instr_g;
  * blocks carved out of it later replace it). */
 void cc_instr_table_add(uint64_t base, uint64_t size, int weak);
 /* The live allocation (or sub-allocator region) holding addr, or NULL. */
-const cc_mc_range *cc_instr_table_find(uint64_t addr);
+const cc_range *cc_instr_table_find(uint64_t addr);
 void cc_instr_table_remove(uint64_t base);
 /* The same without asking the sub-allocators (instr_suballoc.c keeps their ranges with these):
  * insert [base, end) (weak as above), erase the range starting at base, and take every range

@@ -27,9 +27,12 @@ typedef struct cc_instr_current {
     CUmodule module;
     int slot;
     uint64_t launch_id;
+    int end_off; /* bound while LAUNCH_END was off: its launch call's exit may see it end */
 } cc_instr_current;
 
 static _Thread_local cc_instr_current cc_cur;
+
+static void launch_submitted(Sanitizer_StreamHandle hstream, int may_wait);
 
 void cc_instr_init(const cc_instr_client *cl)
 {
@@ -81,6 +84,11 @@ void cc_instr_init(const cc_instr_client *cl)
         g->gate_ready = pthread_rwlock_init(&g->gate, &attr) == 0;
         pthread_rwlockattr_destroy(&attr);
     }
+    /* A deferred-drain client needs nothing of LAUNCH_END but the mark that its launch was
+     * submitted, which the exit of the driver's launch call gives as well: such a client's
+     * launches may be bound while LAUNCH_END is off, so it may be turned off (count_quiet). */
+    g->ends_at_exit = g->deferred_drain && g->gate_ready &&
+                      (cc_agent_g.track & (CC_TRACK_DRIVER | CC_TRACK_APIWORK)) != 0;
 }
 
 /* LAUNCH_END callbacks on or off (see cc_instr_state), without the lock. 0 on success; a
@@ -206,17 +214,18 @@ static int bind_begin(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_e
     }
     cc_instr_slot *s = &c->slots[slot];
     size_t hdr_bytes = (cl->dev_bytes + 15u) & ~(size_t)15u;
-    size_t nt = g->ntable > cl->header_ranges ? g->ntable : 0;
+    cc_range_table_compact(&g->table); /* the clients and the device read live ranges only */
+    size_t nt = g->table.n > cl->header_ranges ? g->table.n : 0;
     /* Growing past the context's first blocks allocates (rare: tables of over
      * CC_INSTR_TABLE_FIRST ranges). */
     if (cc_instr_slot_reserve(c, slot, hdr_bytes + nt * sizeof(cc_mc_range), nt) != 0) {
         goto unbound;
     }
     b->table_ranges = 0;
-    if (nt > 0 && s->table_version != g->version) {
+    if (nt > 0 && s->table_version != g->table.version) {
         /* The slot's previous launch was drained, so nothing reads its table any more. */
-        memcpy(s->stage + hdr_bytes, g->table, nt * sizeof(cc_mc_range));
-        s->table_version = g->version;
+        memcpy(s->stage + hdr_bytes, g->table.r, nt * sizeof(cc_mc_range));
+        s->table_version = g->table.version;
         b->table_ranges = nt;
     }
     memset(s->stage, 0, cl->dev_bytes);
@@ -313,7 +322,8 @@ static int count_quiet(int bound)
 {
     cc_instr_state *g = &cc_instr_g;
     g->quiet_launches = bound ? 0 : g->quiet_launches + 1;
-    if (g->end_on && g->client->end_dynamic && !g->end_always && g->inflight == 0 &&
+    if (g->end_on && (g->client->end_dynamic || g->ends_at_exit) && !g->end_always &&
+        g->inflight == 0 &&
         g->quiet_launches >= CC_INSTR_END_QUIET) {
         g->end_on = 0;
         return 1;
@@ -327,6 +337,9 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     if (!g->active) {
         return;
     }
+    if (cc_cur.set && cc_cur.end_off) {
+        launch_submitted(NULL, 0); /* bound with LAUNCH_END off, and no launch call's exit came */
+    }
     /* One round trip through the lock for the decision and the host-side binding (a checked
      * launch in --mode full pays for every one). */
     cc_instr_ctx *c = NULL;
@@ -336,8 +349,9 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     int want = g->client->decide(d, m, ev);
     int patched = m != NULL && m->patched;
     /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and
-     * let this one run unbound. */
-    int end_ready = g->end_on;
+     * let this one run unbound, unless its launch call's exit will say it was submitted. */
+    int end_on = g->end_on;
+    int end_ready = end_on || g->ends_at_exit;
     int captured = -1; /* not asked yet */
     if (want && end_ready && !ctx_known(d->context)) {
         /* The context's buffers are allocated at its first checked launch, never inside a
@@ -360,7 +374,7 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     }
     int end_off = count_quiet(b.slot >= 0);
     pthread_mutex_unlock(&g->lock);
-    if (want && !end_ready) {
+    if (want && !end_on) {
         cc_instr_launch_end_callbacks(1);
     }
     /* Asked of the driver only for a bound launch, outside the lock: a launch being captured
@@ -384,6 +398,7 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
         cc_cur.module = d->module;
         cc_cur.slot = b.slot;
         cc_cur.launch_id = ev->u.launch.launch_id;
+        cc_cur.end_off = !end_on;
         ev->u.launch.flags |= CC_LAUNCH_FLAG_INSTRUMENTED;
         return;
     }
@@ -513,6 +528,9 @@ void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
         }
         if (cc_gate_depth > 0 && --cc_gate_depth == 0) {
             pthread_rwlock_unlock(&g->gate);
+            if (cc_cur.set && cc_cur.end_off) {
+                launch_submitted(NULL, 1); /* bound with LAUNCH_END off: it ended in this call */
+            }
         }
     }
     if (enter) {
@@ -535,16 +553,13 @@ void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
     }
 }
 
-void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
+/* This thread's bound launch (cc_cur) was submitted. With deferred reading its slot waits to
+ * be read (and when slots run short and may_wait, this thread's launches are read now, waiting
+ * for their streams: not inside LAUNCH_BEGIN, where a wait risks a deadlock in the driver when
+ * several threads launch); else it is read at its launch call's exit. */
+static void launch_submitted(Sanitizer_StreamHandle hstream, int may_wait)
 {
     cc_instr_state *g = &cc_instr_g;
-    if (!g->active || cbid != SANITIZER_CBID_LAUNCH_END || !cc_cur.set) {
-        return;
-    }
-    const Sanitizer_LaunchData *d = data;
-    if (d->hLaunch != cc_cur.launch) {
-        return;
-    }
     cc_cur.set = 0;
     if (g->deferred_drain) {
         /* Read later (instr_drain.c): the host thread goes on while the kernel runs. */
@@ -553,11 +568,10 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
         if (c != NULL && c->slots[cc_cur.slot].busy) {
             c->slots[cc_cur.slot].pending = 1;
             /* Slots running short: read back the launches this thread made, waiting for their
-             * streams here, at LAUNCH_END, where the agent always waited. A wait inside
-             * LAUNCH_BEGIN, or for launches other threads are still making, risks a deadlock
-             * in the driver when several threads launch; a launch that finds no free slot
-             * runs unchecked (the report's "launches instrumented" says so). */
-            if (c->nbusy >= CC_INSTR_DRAIN_AT) {
+             * streams here, at LAUNCH_END or the launch call's exit, where the agent always
+             * waited. A launch that finds no free slot runs unchecked (the report's "launches
+             * instrumented" says so). */
+            if (may_wait && c->nbusy >= CC_INSTR_DRAIN_AT) {
                 g->drain_waits++;
                 cc_instr_drain(CC_DRAIN_THREAD, NULL, (const void *)(uintptr_t)pthread_self(), 1,
                                1, "slots running short");
@@ -571,10 +585,23 @@ void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
      * no driver lock there), else here. Waiting for the stream and reading the device inside
      * LAUNCH_END, while other threads launch, hung streamcheck --mode full in the driver
      * (tests/gpu/stress, four launching threads: copies and stream waits that never returned). */
-    cc_done = (cc_instr_launch_done){1, cc_cur.ctx, cc_cur.slot, cc_cur.launch_id, d->hStream};
+    cc_done = (cc_instr_launch_done){1, cc_cur.ctx, cc_cur.slot, cc_cur.launch_id, hstream};
     if (!g->can_defer || cc_gate_depth == 0) {
         read_back_done();
     }
+}
+
+void cc_instr_on_launch_end(Sanitizer_CallbackId cbid, const void *data)
+{
+    cc_instr_state *g = &cc_instr_g;
+    if (!g->active || cbid != SANITIZER_CBID_LAUNCH_END || !cc_cur.set) {
+        return;
+    }
+    const Sanitizer_LaunchData *d = data;
+    if (d->hLaunch != cc_cur.launch) {
+        return;
+    }
+    launch_submitted(d->hStream, 1);
 }
 
 void cc_instr_stop_program(uint64_t launch_id)

@@ -1,9 +1,10 @@
-/* Instrumentation manager, state: the host copy of the live-allocation table (sorted ranges;
- * sub-allocators' heaps are asked first, instr_suballoc.c)
+/* Instrumentation manager, state: the host copy of the live-allocation table (sorted ranges
+ * with tombstones, core/range_table.h; sub-allocators' heaps are asked first, instr_suballoc.c)
  * and each context's pool of per-launch slots: the client's device header and pinned host
  * records (sized by the client), and per slot a pinned staging buffer and a device copy of the
  * table, so that an upload never waits and never touches memory a launch in flight reads.
  * Every function here runs with cc_instr_g.lock held. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agent/core/agent.h"
@@ -15,24 +16,14 @@ cc_instr_state cc_instr_g = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
-static size_t table_upper(uint64_t addr)
-{
-    size_t lo = 0, hi = cc_instr_g.ntable;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cc_instr_g.table[mid].base <= addr) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
+_Static_assert(sizeof(cc_range) == sizeof(cc_mc_range) &&
+                   offsetof(cc_range, base) == offsetof(cc_mc_range, base) &&
+                   offsetof(cc_range, end) == offsetof(cc_mc_range, end),
+               "the table is copied as the patches' ranges");
 
-const cc_mc_range *cc_instr_table_find(uint64_t addr)
+const cc_range *cc_instr_table_find(uint64_t addr)
 {
-    size_t i = table_upper(addr);
-    return i > 0 && addr < cc_instr_g.table[i - 1].end ? &cc_instr_g.table[i - 1] : NULL;
+    return cc_range_table_find(&cc_instr_g.table, addr);
 }
 
 void cc_instr_table_add(uint64_t base, uint64_t size, int weak)
@@ -49,32 +40,7 @@ void cc_instr_table_add(uint64_t base, uint64_t size, int weak)
 
 void cc_instr_table_insert(uint64_t base, uint64_t end, int weak)
 {
-    cc_instr_state *g = &cc_instr_g;
-    /* Drop ranges the new one overlaps (their free was missed). */
-    size_t i = table_upper(base);
-    if (i > 0 && g->table[i - 1].end > base) {
-        i--;
-    }
-    while (i < g->ntable && g->table[i].base < end) {
-        if (g->table[i].end > base && weak) {
-            return;
-        }
-        if (g->table[i].end > base) {
-            memmove(&g->table[i], &g->table[i + 1], (g->ntable - i - 1) * sizeof g->table[0]);
-            g->ntable--;
-        } else {
-            i++;
-        }
-    }
-    if (CC_ARRAY_RESERVE(g->table, g->cap, g->ntable + 1)) {
-        return;
-    }
-    size_t at = table_upper(base);
-    memmove(&g->table[at + 1], &g->table[at], (g->ntable - at) * sizeof g->table[0]);
-    g->table[at].base = base;
-    g->table[at].end = end;
-    g->ntable++;
-    g->version++;
+    cc_range_table_insert(&cc_instr_g.table, base, end, weak);
 }
 
 void cc_instr_table_remove(uint64_t base)
@@ -87,32 +53,12 @@ void cc_instr_table_remove(uint64_t base)
 void cc_instr_table_take(uint64_t lo, uint64_t hi,
                          void (*each)(void *arg, uint64_t base, uint64_t end), void *arg)
 {
-    cc_instr_state *g = &cc_instr_g;
-    size_t i = table_upper(lo);
-    if (i > 0 && g->table[i - 1].end > lo) {
-        i--;
-    }
-    size_t first = i;
-    while (i < g->ntable && g->table[i].base < hi) {
-        each(arg, g->table[i].base, g->table[i].end);
-        i++;
-    }
-    if (i > first) {
-        memmove(&g->table[first], &g->table[i], (g->ntable - i) * sizeof g->table[0]);
-        g->ntable -= i - first;
-        g->version++;
-    }
+    cc_range_table_take(&cc_instr_g.table, lo, hi, each, arg);
 }
 
 void cc_instr_table_erase(uint64_t base)
 {
-    cc_instr_state *g = &cc_instr_g;
-    size_t i = table_upper(base);
-    if (i > 0 && g->table[i - 1].base == base) {
-        memmove(&g->table[i - 1], &g->table[i], (g->ntable - i) * sizeof g->table[0]);
-        g->ntable--;
-        g->version++;
-    }
+    cc_range_table_erase(&cc_instr_g.table, base);
 }
 
 static size_t round_up(size_t n)

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <pthread.h>
 #include "agent/core/agent.h"
+#include "agent/core/self_time.h"
 #include "agent/instr/instr_internal.h"
 #include "agent/instr/instr_suballoc.h"
 #include "core/suballoc_book.h"
@@ -131,6 +132,7 @@ void cc_suballoc_heap_reset(uint64_t heap)
 void cc_suballoc_region_register(uint64_t heap, uint64_t base, uint64_t size)
 {
     uint64_t callsite = cc_agent_callsite();
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_mutex_lock(&cc_instr_g.lock);
     const cc_sa_heap *h = cc_sa_heap_find(book(), heap);
     if (h != NULL) {
@@ -140,6 +142,9 @@ void cc_suballoc_region_register(uint64_t heap, uint64_t base, uint64_t size)
         }
     }
     pthread_mutex_unlock(&cc_instr_g.lock);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_SUBALLOC, t0);
+    }
 }
 
 void cc_suballoc_region_resize(uint64_t base, uint64_t new_size)
@@ -158,6 +163,7 @@ void cc_suballoc_region_resize(uint64_t base, uint64_t new_size)
 void cc_suballoc_region_unregister(uint64_t base)
 {
     uint64_t callsite = cc_agent_callsite();
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_mutex_lock(&cc_instr_g.lock);
     uint64_t heap = 0, size = 0;
     if (cc_sa_region_unregister(book(), base, &heap, &size) == 0) {
@@ -166,4 +172,7 @@ void cc_suballoc_region_unregister(uint64_t base)
              callsite);
     }
     pthread_mutex_unlock(&cc_instr_g.lock);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_SUBALLOC, t0);
+    }
 }

@@ -1,7 +1,11 @@
-/* memcheck test (buggy): a long run of a clean kernel (6,000 launches, past the point where a
- * client may turn launch-end callbacks off), then a new kernel that writes one element past its
- * buffer. Adaptive mode must still check the new kernel: memcheck keeps launch-end callbacks on
- * (a first version turned them off here and missed this overrun). Expected:
+/* memcheck test (buggy): a long run of a clean kernel (6,000 launches, past the point where
+ * launch-end callbacks go off), then two launches of a new kernel that writes one element past
+ * its buffer. Adaptive mode must still check the new kernel. Its first launch finds its module
+ * unpatched (the steady kernel's checks were done) and runs unchecked while the module is
+ * patched again; the second is checked with launch-end callbacks still off, so only the exit of
+ * its launch call can mark it submitted (a first version turned them off and missed this overrun;
+ * a launch-end it waited for would never come, and with no later launch nothing else marks it).
+ * Expected:
  * invalid-global-write in late_overrun by thread (232,0,0) of block (3,0,0), size 4, in both
  * modes. mc_late_kernel_clean.cu builds it with MC_LATE_FIXED: the bound is right, no finding. */
 #include "mc_common.h"
@@ -33,7 +37,7 @@ int main(void)
         steady<<<(n + 127) / 128, 128>>>(a, n);
     }
     CHECK(cudaGetLastError());
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 2; k++) {
         late_overrun<<<(n + 255) / 256, 256>>>(out, n);
     }
     CHECK(cudaGetLastError());

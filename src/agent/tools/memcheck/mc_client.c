@@ -140,13 +140,14 @@ static int mc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, voi
     cc_mc_launch *hdr = out;
     hdr->magic = CC_MC_LAUNCH_MAGIC;
     hdr->flags = cc_mc_cfg.stop_on_error ? CC_MC_FLAG_STOP : 0;
-    hdr->ntable = cc_instr_g.ntable;
-    if (cc_instr_g.ntable <= CC_MC_INLINE_RANGES) {
+    const cc_range_table *t = &cc_instr_g.table; /* compacted by the manager */
+    hdr->ntable = t->n;
+    if (t->n <= CC_MC_INLINE_RANGES) {
         /* The table travels in the header (the rest stays zeroed), and every reader of
          * L->table reads that copy: the context's device table was not uploaded for it. */
-        hdr->ninline = (uint32_t)cc_instr_g.ntable;
-        if (cc_instr_g.ntable > 0) {
-            memcpy(hdr->inline_table, cc_instr_g.table, cc_instr_g.ntable * sizeof(cc_mc_range));
+        hdr->ninline = (uint32_t)t->n;
+        if (t->n > 0) {
+            memcpy(hdr->inline_table, t->r, t->n * sizeof(cc_mc_range));
         }
         hdr->table = (const cc_mc_range *)((char *)c->slots[slot].dev +
                                            offsetof(cc_mc_launch, inline_table));

@@ -36,7 +36,7 @@ uint64_t cc_mc_launch_digest(const Sanitizer_LaunchData *d)
         for (; off + 8 <= len; off += 8) {
             uint64_t w;
             memcpy(&w, args + off, 8);
-            const cc_mc_range *r = cc_instr_table_find(w);
+            const cc_range *r = cc_instr_table_find(w);
             if (r != NULL) {
                 h = cc_hash_combine(h, cc_hash_pair(w - r->base, r->end - r->base));
                 h = cc_hash_combine(h, r->base & 0xffu);

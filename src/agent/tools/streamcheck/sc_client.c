@@ -102,14 +102,14 @@ static int sc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
 static int sc_fill(cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *out)
 {
     cc_instr_state *g = &cc_instr_g;
-    size_t n = g->ntable;
+    size_t n = g->table.n; /* compacted by the manager */
     sc_slot *x = slot_state(c, slot, n);
     if (x == NULL) {
         return -1;
     }
     (void)d;
     if (n > 0) {
-        memcpy(x->snap, g->table, n * sizeof *x->snap);
+        memcpy(x->snap, g->table.r, n * sizeof *x->snap);
     }
     x->nsnap = n;
     const cc_sc_plan *p = &cc_sc_plan_cur;

@@ -4,10 +4,11 @@ hf_step.py, compiled_step.py, tiny_kernels_step.py): the
 torch.manual_seed(0), and the measurement: --warmup untimed steps, a synchronize, --steps timed
 steps (under torch.profiler with CPU + CUDA activities when BENCH_TORCH_PROFILER=1), a synchronize,
 then BENCH_TIME_MS (milliseconds per timed step), BENCH_THREAD_CPU_MS (CPU time of the launching
-thread per timed step) and, with BENCH_MEMINFO=1, BENCH_DEVICE_USED_MIB (the GPU's memory in use
-after the timed steps, any tool's own buffers included), BENCH_PROGRAM_MIB (what PyTorch's
-allocator reserved at most) and BENCH_HOST_PEAK_MIB (the process's peak resident memory, an
-in-process tool's own included).
+thread per timed step), BENCH_PROCESS_CPU_MS (CPU time of all the process's threads per timed step:
+autograd's backward thread and an in-process tool's threads included) and, with BENCH_MEMINFO=1,
+BENCH_DEVICE_USED_MIB (the GPU's memory in use after the timed steps, any tool's own buffers
+included), BENCH_PROGRAM_MIB (what PyTorch's allocator reserved at most) and BENCH_HOST_PEAK_MIB
+(the process's peak resident memory, an in-process tool's own included).
 Standard library only at import; torch is imported by load_torch().
 """
 import argparse
@@ -68,16 +69,19 @@ def measure(torch, name, args, step, warmup_fails_as=None):
     with profiling:
         t0 = time.perf_counter()
         c0 = time.thread_time()
+        p0 = time.process_time()
         for _ in range(args.steps):
             loss = step()
         torch.cuda.synchronize()
         ms = (time.perf_counter() - t0) * 1e3
         cpu_ms = (time.thread_time() - c0) * 1e3
+        proc_ms = (time.process_time() - p0) * 1e3
     steps = max(args.steps, 1)
     last = "%.4f" % loss.float().item() if loss is not None else "-"
     print("%s: %d timed steps, %.3f ms per step, last loss %s" % (name, args.steps, ms / steps, last))
     print("BENCH_TIME_MS %.6f" % (ms / steps))
     print("BENCH_THREAD_CPU_MS %.6f" % (cpu_ms / steps))
+    print("BENCH_PROCESS_CPU_MS %.6f" % (proc_ms / steps))
     if os.environ.get("BENCH_MEMINFO"):
         free, total = torch.cuda.mem_get_info()
         print("BENCH_DEVICE_USED_MIB %.1f" % ((total - free) / 1048576.0))

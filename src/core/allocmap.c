@@ -9,6 +9,7 @@
 #include "core/allocmap_internal.h"
 #include "core/grow.h"
 #include "cucheck/event.h"
+#include "core/sorted_search.h"
 
 cc_allocmap *cc_allocmap_new(void)
 {
@@ -34,16 +35,7 @@ static uint64_t rec_end(const cc_alloc_rec *r)
 /* Index of the first live allocation with base > addr. */
 static size_t upper_bound(const cc_allocmap *m, uint64_t addr)
 {
-    size_t lo = 0, hi = m->nlive;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->live[mid].base <= addr) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return CC_SORTED_UPPER(m->live, m->nlive, cc_alloc_rec, base, addr);
 }
 
 static void push_freed(cc_allocmap *m, const cc_alloc_rec *r)

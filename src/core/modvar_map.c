@@ -4,6 +4,7 @@
 #include <string.h>
 #include "core/grow.h"
 #include "core/modvar_map.h"
+#include "core/sorted_search.h"
 
 struct cc_modvar_map {
     cc_modvar *vars; /* sorted by base, non-overlapping */
@@ -36,16 +37,7 @@ static uint64_t var_end(const cc_modvar *v)
 /* Index of the first variable with base > addr. */
 static size_t upper_bound(const cc_modvar_map *m, uint64_t addr)
 {
-    size_t lo = 0, hi = m->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->vars[mid].base <= addr) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return CC_SORTED_UPPER(m->vars, m->n, cc_modvar, base, addr);
 }
 
 static void remove_at(cc_modvar_map *m, size_t i)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/sorted_search.h"
 
 /* Past this many tombstones, and more of them than live ranges, the table is compacted at the
  * next removal: lookups stay a binary search over about twice the live ranges at most. */
@@ -18,16 +19,7 @@ static int is_tomb(const cc_range *r)
 /* The index of the first entry whose base is above addr. */
 static size_t upper(const cc_range_table *t, uint64_t addr)
 {
-    size_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->r[mid].base <= addr) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return CC_SORTED_UPPER(t->r, t->n, cc_range, base, addr);
 }
 
 static void remove_at(cc_range_table *t, size_t i)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "core/grow.h"
 #include "core/suballoc_book.h"
+#include "core/sorted_search.h"
 
 void cc_sa_book_init(cc_sa_book *b, const cc_sa_table *t)
 {
@@ -30,16 +31,7 @@ void cc_sa_book_free(cc_sa_book *b)
 /* The first heap with a base above addr. */
 static size_t heap_upper(const cc_sa_book *b, uint64_t addr)
 {
-    size_t lo = 0, hi = b->nheaps;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (b->heaps[mid].base <= addr) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return CC_SORTED_UPPER(b->heaps, b->nheaps, cc_sa_heap, base, addr);
 }
 
 /* The first heap that may overlap [lo, ...): the one holding lo, else the next. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/sorted_search.h"
 
 void cc_torch_segments_init(cc_torch_segments *t)
 {
@@ -21,16 +22,7 @@ void cc_torch_segments_free(cc_torch_segments *t)
 /* The index of the first segment whose base is above addr. */
 static size_t upper_bound(const cc_torch_segments *t, uint64_t addr)
 {
-    size_t lo = 0, hi = t->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->seg[mid].base <= addr) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return CC_SORTED_UPPER(t->seg, t->count, cc_torch_segment, base, addr);
 }
 
 /* The segment holding addr, or NULL. */

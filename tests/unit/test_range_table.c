@@ -223,7 +223,8 @@ static void check_random_against_reference(void)
         for (int q = 0; q < 4; q++) {
             uint64_t a = 0x100000 + rnd(514 * 0x1000);
             const cc_range *x = cc_range_table_find(&t, a), *y = ref_find(&m, a);
-            ok &= (x == NULL) == (y == NULL) && (x == NULL || (x->base == y->base && x->end == y->end));
+            ok &= (x == NULL) == (y == NULL) &&
+                  (x == NULL || (x->base == y->base && x->end == y->end));
         }
         ok &= agrees(&t, &m);
         most = t.n > most ? t.n : most;

@@ -25,8 +25,8 @@ enum {
     CC_SELF_PATCH = 27,        /* inside DEFERRED: the Sanitizer's module patch calls */
     CC_SELF_UNPATCH = 28,      /* inside DEFERRED: the Sanitizer's module unpatch calls */
     CC_SELF_UNPATCH_READS = 29, /* inside DEFERRED: checked launches read back for an unpatch */
-    CC_SELF_SUBALLOC = 30,      /* a heap or region change under the manager's lock (the book,
-                                 * the allocation table, the event), inside TORCH for PyTorch's */
+    CC_SELF_SUBALLOC = 30,      /* a region registered or unregistered, under the manager's
+                                 * lock (the book, the table, the event), inside TORCH */
     CC_SELF_SLOTS = 31
 };
 

@@ -27,7 +27,7 @@ typedef struct cc_instr_current {
     CUmodule module;
     int slot;
     uint64_t launch_id;
-    int end_off; /* bound while LAUNCH_END was off: its launch call's exit may see it end */
+    int end_was_off; /* bound while LAUNCH_END was off: its launch call's exit ends it */
 } cc_instr_current;
 
 static _Thread_local cc_instr_current cc_cur;
@@ -337,7 +337,7 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
     if (!g->active) {
         return;
     }
-    if (cc_cur.set && cc_cur.end_off) {
+    if (cc_cur.set && cc_cur.end_was_off) {
         launch_submitted(NULL, 0); /* bound with LAUNCH_END off, and no launch call's exit came */
     }
     /* One round trip through the lock for the decision and the host-side binding (a checked
@@ -398,7 +398,7 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
         cc_cur.module = d->module;
         cc_cur.slot = b.slot;
         cc_cur.launch_id = ev->u.launch.launch_id;
-        cc_cur.end_off = !end_on;
+        cc_cur.end_was_off = !end_on;
         ev->u.launch.flags |= CC_LAUNCH_FLAG_INSTRUMENTED;
         return;
     }
@@ -528,7 +528,7 @@ void cc_instr_on_api(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
         }
         if (cc_gate_depth > 0 && --cc_gate_depth == 0) {
             pthread_rwlock_unlock(&g->gate);
-            if (cc_cur.set && cc_cur.end_off) {
+            if (cc_cur.set && cc_cur.end_was_off) {
                 launch_submitted(NULL, 1); /* bound with LAUNCH_END off: it ended in this call */
             }
         }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "core/grow.h"
 #include "tools/initcheck/init_ranges.h"
+#include "core/sorted_search.h"
 
 void cc_init_ranges_free(cc_init_ranges *r)
 {
@@ -16,16 +17,7 @@ void cc_init_ranges_free(cc_init_ranges *r)
 /* The index of the first range whose hi > off (the first that ends past off), or n. */
 static size_t first_ending_after(const cc_init_ranges *r, uint64_t off)
 {
-    size_t lo = 0, hi = r->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->v[mid].hi <= off) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return CC_SORTED_UPPER(r->v, r->n, cc_init_range, hi, off);
 }
 
 /* Replace the ranges [from, to) of r by the k ranges of add (k <= 2). 0 ok, -1 out of memory. */

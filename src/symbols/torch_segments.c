@@ -49,7 +49,7 @@ static void drop_segment(cc_torch_segments *t, size_t i, const cc_torch_sink *si
                 if (b->value == s.heap) {
                     uint64_t base = b->key;
                     cc_hashmap_remove(&t->blocks, base, NULL);
-                    sink->region_unregister(sink->ctx, base);
+                    sink->region_unregister(sink->ctx, s.heap, base);
                     again = 1;
                     break;
                 }
@@ -110,7 +110,7 @@ static void block_alloc(cc_torch_segments *t, const cc_torch_trace *e, const cc_
     }
     uint64_t old;
     if (cc_hashmap_remove(&t->blocks, e->addr, &old) == 1) {
-        sink->region_unregister(sink->ctx, e->addr); /* its free was missed */
+        sink->region_unregister(sink->ctx, old, e->addr); /* its free was missed */
     }
     if (cc_hashmap_put(&t->blocks, e->addr, s->heap) != 0) {
         t->untracked_blocks++;
@@ -122,8 +122,9 @@ static void block_alloc(cc_torch_segments *t, const cc_torch_trace *e, const cc_
 
 static void block_free(cc_torch_segments *t, const cc_torch_trace *e, const cc_torch_sink *sink)
 {
-    if (cc_hashmap_remove(&t->blocks, e->addr, NULL) == 1) {
-        sink->region_unregister(sink->ctx, e->addr);
+    uint64_t heap;
+    if (cc_hashmap_remove(&t->blocks, e->addr, &heap) == 1) {
+        sink->region_unregister(sink->ctx, heap, e->addr);
     }
 }
 

@@ -22,7 +22,7 @@ typedef struct cc_torch_sink {
     uint64_t (*heap_register)(void *ctx, uint64_t base, uint64_t size);
     void (*heap_unregister)(void *ctx, uint64_t heap);
     void (*region_register)(void *ctx, uint64_t heap, uint64_t base, uint64_t size);
-    void (*region_unregister)(void *ctx, uint64_t base);
+    void (*region_unregister)(void *ctx, uint64_t heap, uint64_t base);
 } cc_torch_sink;
 
 typedef struct cc_torch_segment {

@@ -4,6 +4,7 @@
  * (and blocks left in it); private-pool segments and their blocks register nothing; blocks outside
  * every known segment (expandable segments, segments from before the tracker) and frees of
  * unknown blocks change nothing; a segment overlapping one whose free was missed replaces it; a
+ * block allocated again at a live base is unregistered (with its heap) before it registers; a
  * heap the sink declines leaves its blocks untracked. */
 #include "check.h"
 #include "symbols/torch_segments.h"
@@ -39,10 +40,10 @@ static void region_register(void *ctx, uint64_t heap, uint64_t base, uint64_t si
     (void)ctx;
     say("R%llu:%llx+%llu ", heap, base, size);
 }
-static void region_unregister(void *ctx, uint64_t base)
+static void region_unregister(void *ctx, uint64_t heap, uint64_t base)
 {
     (void)ctx;
-    say("-R%llx%.0llu%.0llu ", base, 0, 0);
+    say("-R%llu:%llx%.0llu ", heap, base, 0);
 }
 static const cc_torch_sink sink = {NULL, heap_register, heap_unregister, region_register,
                                    region_unregister};
@@ -85,7 +86,7 @@ int main(void)
     apply(&t, CC_TORCH_ALLOC, 0x5000000, 64, 0, 0);           /* in no known segment */
     apply(&t, CC_TORCH_SEGMENT_MAP, 0x5000000, 0x200000, 0, 0);
     apply(&t, CC_TORCH_ALLOC, 0x3ff000, 0x2000, 0, 0);        /* runs past its segment */
-    CHECK_STR(log_text, "-R200000 ");
+    CHECK_STR(log_text, "-R1:200000 ");
     CHECK_EQ_U64(t.untracked_blocks, 2);
     log_text[0] = 0;
     /* A private pool (CUDA graph): whole live range, nothing registered. */
@@ -97,13 +98,13 @@ int main(void)
     CHECK_EQ_U64(t.private_segments, 1);
     /* A default-pool block in a default-pool segment, then the segment freed with it left. */
     apply(&t, CC_TORCH_SEGMENT_FREE, 0x200000, 0x200000, 0, 0);
-    CHECK_STR(log_text, "-R201000 -H1 ");
+    CHECK_STR(log_text, "-R1:201000 -H1 ");
     log_text[0] = 0;
     /* A missed segment free: the new segment overlapping it replaces it. */
     apply(&t, CC_TORCH_SEGMENT_ALLOC, 0x1000000, 0x400000, 0, 0);
     apply(&t, CC_TORCH_ALLOC, 0x1000000, 8, 0, 0);
     apply(&t, CC_TORCH_SEGMENT_ALLOC, 0x1200000, 0x200000, 0, 0);
-    CHECK_STR(log_text, "H2@1000000+400000 R2:1000000+8 -R1000000 -H2 H3@1200000+200000 ");
+    CHECK_STR(log_text, "H2@1000000+400000 R2:1000000+8 -R2:1000000 -H2 H3@1200000+200000 ");
     CHECK_EQ_U64(t.count, 1);
     log_text[0] = 0;
     /* Segments stay sorted: blocks find theirs on either side. */
@@ -115,13 +116,18 @@ int main(void)
     CHECK_STR(log_text, "H4@600000+200000 H5@2000000+200000 R4:600200+10 R3:1200200+20 "
                         "R5:2000200+30 ");
     log_text[0] = 0;
+    /* A block allocated again at a live base (its free was missed): unregistered first, with
+     * its heap, before the new one registers (the queued path relies on that order). */
+    apply(&t, CC_TORCH_ALLOC, 0x600200, 40, 0, 0);
+    CHECK_STR(log_text, "-R4:600200 R4:600200+40 ");
+    log_text[0] = 0;
     /* A heap the sink declines: its blocks are not regions. */
     decline = 1;
     apply(&t, CC_TORCH_SEGMENT_ALLOC, 0x3000000, 0x200000, 0, 0);
     apply(&t, CC_TORCH_ALLOC, 0x3000000, 30, 0, 0);
     CHECK_STR(log_text, "");
     CHECK_EQ_U64(t.heaps, 5);
-    CHECK_EQ_U64(t.regions, 6);
+    CHECK_EQ_U64(t.regions, 7);
     cc_torch_segments_free(&t);
     TEST_MAIN_END();
 }

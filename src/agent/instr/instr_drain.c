@@ -359,6 +359,7 @@ void cc_instr_after_fork_child(void)
     cc_instr_state *g = &cc_instr_g;
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
     g->lock = fresh;
+    cc_instr_suballoc_after_fork_child();
     for (size_t i = 0; i < g->nctx; i++) {
         for (int k = 0; k < CC_INSTR_SLOTS; k++) {
             g->ctxs[i]->slots[k].busy = 0;

@@ -255,6 +255,12 @@ void cc_instr_table_take(uint64_t lo, uint64_t hi,
  * removed; 1 when a sub-allocator's heap took care of it (the table is not to change). */
 int cc_instr_suballoc_adding(uint64_t base, uint64_t end, int weak);
 int cc_instr_suballoc_removing(uint64_t base);
+/* instr_suballoc.c (lock held): queued region changes reach the book and the table (every
+ * reader of the table calls it first; nothing to do costs one atomic load). */
+void cc_instr_suballoc_sync(void);
+void cc_instr_suballoc_after_fork_child(void); /* the queue's lock, fresh */
+/* instr_state.c (lock held): the table brought up to date and compacted, for a launch's copy. */
+void cc_instr_table_ready(void);
 cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx);          /* creates; NULL if broken */
 void cc_instr_ctx_destroy(CUcontext ctx);
 int cc_instr_slot_take(cc_instr_ctx *c);                /* index or -1 */

@@ -214,7 +214,7 @@ static int bind_begin(cc_instr_ctx *c, const Sanitizer_LaunchData *d, const cc_e
     }
     cc_instr_slot *s = &c->slots[slot];
     size_t hdr_bytes = (cl->dev_bytes + 15u) & ~(size_t)15u;
-    cc_range_table_compact(&g->table); /* the clients and the device read live ranges only */
+    cc_instr_table_ready(); /* the clients and the device read live ranges, all changes in */
     size_t nt = g->table.n > cl->header_ranges ? g->table.n : 0;
     /* Growing past the context's first blocks allocates (rare: tables of over
      * CC_INSTR_TABLE_FIRST ranges). */

@@ -1,9 +1,10 @@
 /* Instrumentation manager, state: the host copy of the live-allocation table (sorted ranges
- * with tombstones, core/range_table.h; sub-allocators' heaps are asked first, instr_suballoc.c)
- * and each context's pool of per-launch slots: the client's device header and pinned host
- * records (sized by the client), and per slot a pinned staging buffer and a device copy of the
- * table, so that an upload never waits and never touches memory a launch in flight reads.
- * Every function here runs with cc_instr_g.lock held. */
+ * with tombstones, core/range_table.h; sub-allocators' heaps are asked first and their queued
+ * changes applied before every read, instr_suballoc.c) and each context's pool of per-launch
+ * slots: the client's device header and pinned host records (sized by the client), and per slot
+ * a pinned staging buffer and a device copy of the table, so that an upload never waits and
+ * never touches memory a launch in flight reads. Every function here runs with cc_instr_g.lock
+ * held. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,14 @@ _Static_assert(sizeof(cc_range) == sizeof(cc_mc_range) &&
 
 const cc_range *cc_instr_table_find(uint64_t addr)
 {
+    cc_instr_suballoc_sync();
     return cc_range_table_find(&cc_instr_g.table, addr);
+}
+
+void cc_instr_table_ready(void)
+{
+    cc_instr_suballoc_sync();
+    cc_range_table_compact(&cc_instr_g.table);
 }
 
 void cc_instr_table_add(uint64_t base, uint64_t size, int weak)
@@ -31,6 +39,7 @@ void cc_instr_table_add(uint64_t base, uint64_t size, int weak)
     if (size == 0) {
         return;
     }
+    cc_instr_suballoc_sync();
     uint64_t end = base + size < base ? UINT64_MAX : base + size;
     if (cc_instr_suballoc_adding(base, end, weak)) {
         return; /* inside a sub-allocator's heap: its regions describe it */
@@ -45,6 +54,7 @@ void cc_instr_table_insert(uint64_t base, uint64_t end, int weak)
 
 void cc_instr_table_remove(uint64_t base)
 {
+    cc_instr_suballoc_sync();
     if (!cc_instr_suballoc_removing(base)) {
         cc_instr_table_erase(base);
     }

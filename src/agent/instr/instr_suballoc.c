@@ -3,15 +3,19 @@
  * lock, with one CC_EV_SUBALLOC event per change (emitted under the lock, so that the events of
  * two threads come in the order their changes were made). The table's own add and remove ask
  * the book first (instr_state.c): an allocation made inside a heap stays out of the table, and
- * freeing a heap's allocation ends the heap. The host stack of a call is taken before the lock
- * (it may emit the stack's definition). Works before CUDA is initialized: the table is plain
- * host memory, and an event before the agent's outputs open is dropped as any other. */
+ * freeing a heap's allocation ends the heap. Queued region changes (core/region_queue.h, under
+ * a lock of their own taken after the manager's) reach the book when a reader of the table
+ * syncs, when another change comes, or when the queue is full. The host stack of a call is
+ * taken before the lock (it may emit the stack's definition). Works before CUDA is initialized:
+ * the table is plain host memory, and an event before the agent's outputs open is dropped as
+ * any other. */
 #include <stdatomic.h>
 #include <pthread.h>
 #include "agent/core/agent.h"
 #include "agent/core/self_time.h"
 #include "agent/instr/instr_internal.h"
 #include "agent/instr/instr_suballoc.h"
+#include "core/region_queue.h"
 #include "core/suballoc_book.h"
 
 _Static_assert((uint32_t)CC_SUBALLOC_NVTX == CC_SUBALLOC_SRC_NVTX &&
@@ -41,6 +45,15 @@ static cc_sa_book cc_sa_g;        /* guarded by cc_instr_g.lock */
 static int cc_sa_ready;
 static atomic_int cc_sa_heaps;    /* heaps ever registered: the table's hooks skip the book
                                    * until the first */
+
+/* Queued region changes: a training step's tensor blocks mostly live between two reads of the
+ * table, so most pairs cancel in the queue. The size bounds the work one sync does. */
+#define CC_SA_QUEUE_MAX 1024
+static pthread_mutex_t cc_sa_queue_lock = PTHREAD_MUTEX_INITIALIZER; /* after cc_instr_g.lock */
+static cc_region_queue cc_sa_queue = {.max = CC_SA_QUEUE_MAX};
+static atomic_size_t cc_sa_queued; /* changes waiting: a sync with none skips the lock */
+static int cc_sa_syncing;          /* guarded by cc_instr_g.lock: the book's own table calls
+                                    * inside a sync do not sync again */
 
 static void emit(uint32_t op, uint32_t source, uint64_t heap, uint64_t address, uint64_t size,
                  uint64_t callsite)
@@ -75,6 +88,79 @@ static cc_sa_book *book(void)
     return &cc_sa_g;
 }
 
+static void apply_queued(void *arg, const cc_region_change *c)
+{
+    (void)arg;
+    if (c->size != 0) {
+        cc_sa_region_register(book(), c->heap, c->base, c->size);
+    } else {
+        uint64_t heap = 0, size = 0;
+        cc_sa_region_unregister(book(), c->base, &heap, &size);
+    }
+}
+
+void cc_instr_suballoc_sync(void)
+{
+    if (atomic_load_explicit(&cc_sa_queued, memory_order_acquire) == 0 || cc_sa_syncing) {
+        return;
+    }
+    cc_sa_syncing = 1;
+    pthread_mutex_lock(&cc_sa_queue_lock);
+    cc_region_queue_drain(&cc_sa_queue, apply_queued, NULL);
+    atomic_store_explicit(&cc_sa_queued, 0, memory_order_relaxed);
+    pthread_mutex_unlock(&cc_sa_queue_lock);
+    cc_sa_syncing = 0;
+}
+
+/* Queue a change (size 0: an unregistration); a full queue is applied at once. */
+static void queue_change(uint64_t heap, uint64_t base, uint64_t size)
+{
+    pthread_mutex_lock(&cc_sa_queue_lock);
+    int rc = size != 0 ? cc_region_queue_register(&cc_sa_queue, heap, base, size)
+                       : cc_region_queue_unregister(&cc_sa_queue, heap, base);
+    atomic_store_explicit(&cc_sa_queued, cc_region_queue_count(&cc_sa_queue),
+                          memory_order_release);
+    pthread_mutex_unlock(&cc_sa_queue_lock);
+    if (rc == 0) {
+        return;
+    }
+    pthread_mutex_lock(&cc_instr_g.lock);
+    cc_instr_suballoc_sync();
+    if (rc < 0) { /* not queued (out of memory): applied now, after the queue */
+        cc_region_change c = {heap, base, size};
+        apply_queued(NULL, &c);
+    }
+    pthread_mutex_unlock(&cc_instr_g.lock);
+}
+
+void cc_suballoc_region_register_queued(cc_suballoc_source source, uint64_t heap, uint64_t base,
+                                        uint64_t size, uint64_t callsite)
+{
+    if (heap == 0 || size == 0 || base + size < base) {
+        return;
+    }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
+    emit(CC_SUBALLOC_OP_REGION_REGISTER, (uint32_t)source, heap, base, size, callsite);
+    queue_change(heap, base, size);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_SUBALLOC, t0);
+    }
+}
+
+void cc_suballoc_region_unregister_queued(cc_suballoc_source source, uint64_t heap,
+                                          uint64_t base, uint64_t callsite)
+{
+    if (heap == 0) {
+        return;
+    }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
+    emit(CC_SUBALLOC_OP_REGION_UNREGISTER, (uint32_t)source, heap, base, 0, callsite);
+    queue_change(heap, base, 0);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_SUBALLOC, t0);
+    }
+}
+
 int cc_instr_suballoc_adding(uint64_t base, uint64_t end, int weak)
 {
     return atomic_load_explicit(&cc_sa_heaps, memory_order_relaxed) != 0 &&
@@ -91,6 +177,7 @@ uint64_t cc_suballoc_heap_register(cc_suballoc_source source, uint64_t base, uin
 {
     uint64_t callsite = cc_agent_callsite();
     pthread_mutex_lock(&cc_instr_g.lock);
+    cc_instr_suballoc_sync();
     atomic_fetch_add_explicit(&cc_sa_heaps, 1, memory_order_relaxed);
     uint64_t id = cc_sa_heap_register(book(), (uint32_t)source, base, size);
     if (id != 0) {
@@ -105,6 +192,7 @@ static void heap_change(uint64_t heap, uint32_t op)
 {
     uint64_t callsite = cc_agent_callsite();
     pthread_mutex_lock(&cc_instr_g.lock);
+    cc_instr_suballoc_sync();
     const cc_sa_heap *h = cc_sa_heap_find(book(), heap);
     if (h != NULL) {
         uint32_t source = h->source;
@@ -134,6 +222,7 @@ void cc_suballoc_region_register(uint64_t heap, uint64_t base, uint64_t size)
     uint64_t callsite = cc_agent_callsite();
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_mutex_lock(&cc_instr_g.lock);
+    cc_instr_suballoc_sync();
     const cc_sa_heap *h = cc_sa_heap_find(book(), heap);
     if (h != NULL) {
         uint32_t source = h->source;
@@ -151,6 +240,7 @@ void cc_suballoc_region_resize(uint64_t base, uint64_t new_size)
 {
     uint64_t callsite = cc_agent_callsite();
     pthread_mutex_lock(&cc_instr_g.lock);
+    cc_instr_suballoc_sync();
     uint64_t heap = 0;
     if (cc_sa_region_resize(book(), base, new_size, &heap) == 0) {
         const cc_sa_heap *h = cc_sa_heap_find(book(), heap);
@@ -165,6 +255,7 @@ void cc_suballoc_region_unregister(uint64_t base)
     uint64_t callsite = cc_agent_callsite();
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
     pthread_mutex_lock(&cc_instr_g.lock);
+    cc_instr_suballoc_sync();
     uint64_t heap = 0, size = 0;
     if (cc_sa_region_unregister(book(), base, &heap, &size) == 0) {
         const cc_sa_heap *h = cc_sa_heap_find(book(), heap);
@@ -175,4 +266,11 @@ void cc_suballoc_region_unregister(uint64_t base)
     if (t0 != 0) {
         cc_self_time_add(CC_SELF_SUBALLOC, t0);
     }
+}
+
+void cc_instr_suballoc_after_fork_child(void)
+{
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    cc_sa_queue_lock = fresh;
+    cc_sa_syncing = 0;
 }

@@ -31,4 +31,15 @@ void cc_suballoc_region_resize(uint64_t base, uint64_t new_size);
 /* The region starting at base goes (later accesses to it are use-after-free). */
 void cc_suballoc_region_unregister(uint64_t base);
 
+/* The same two changes, queued (core/region_queue.h) for a source that makes many and orders
+ * its own calls (PyTorch's trace entries come under its allocator's lock): the event goes out at
+ * once, without the manager's lock; the book and the table follow when a reader of the table
+ * needs them (a launch bound, an allocation or free, another change), so that a block allocated
+ * and freed in between never reaches them. The caller gives the heap (the book may lag) and
+ * unregisters a region before it registers another at its base. */
+void cc_suballoc_region_register_queued(cc_suballoc_source source, uint64_t heap, uint64_t base,
+                                        uint64_t size, uint64_t callsite);
+void cc_suballoc_region_unregister_queued(cc_suballoc_source source, uint64_t heap,
+                                          uint64_t base, uint64_t callsite);
+
 #endif

@@ -272,7 +272,10 @@ static void freed_words(const mc_suballoc *m, const cc_alloc_rec *f, char *how, 
     int reset = k != NULL && f->free_seq > m->reset[*k].from && f->free_seq <= m->reset[*k].to;
     if (f->flags == CC_SUBALLOC_SRC_TORCH) {
         snprintf(how, howlen, "that the caching allocator freed");
-        snprintf(role, rolelen, "freed by the caching allocator");
+        snprintf(role, rolelen, "%s", f->free_callsite != 0
+                                          ? "freed by the caching allocator"
+                                          : "freed by the caching allocator (where: "
+                                            "CUCHECK_MC_TORCH=free-stacks records it)");
     } else if (reset) {
         snprintf(how, howlen, "that went when its heap was reset (nvtxMemHeapReset)");
         snprintf(role, rolelen, "released by nvtxMemHeapReset");

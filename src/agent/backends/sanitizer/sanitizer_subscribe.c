@@ -109,6 +109,16 @@ static const Sanitizer_CallbackId cc_quiet_runtime_calls[] = {
     SANITIZER_CBID_RUNTIME_API_cudaGetDevice,
     SANITIZER_CBID_RUNTIME_API_cudaGetLastError,
     SANITIZER_CBID_RUNTIME_API_cudaPeekAtLastError,
+    SANITIZER_CBID_RUNTIME_API_cudaGetErrorString,
+    SANITIZER_CBID_RUNTIME_API_cudaGetErrorName,
+    /* getters that leave nothing behind; cuDNN asks cudaFuncGetAttributes and
+     * cudaGetErrorString hundreds of times per training step (CUCHECK_SELF_TIME=1 on the H200:
+     * 117 and 230 per step of a CNN) */
+    SANITIZER_CBID_RUNTIME_API_cudaFuncGetAttributes,
+    SANITIZER_CBID_RUNTIME_API_cudaDeviceGetAttribute,
+    SANITIZER_CBID_RUNTIME_API_cudaGetFuncBySymbol,
+    SANITIZER_CBID_RUNTIME_API_cudaDriverGetVersion,
+    SANITIZER_CBID_RUNTIME_API_cudaRuntimeGetVersion,
     SANITIZER_CBID_RUNTIME_API_cudaStreamIsCapturing,
     SANITIZER_CBID_RUNTIME_API_cudaStreamIsCapturing_ptsz,
     SANITIZER_CBID_RUNTIME_API_cudaStreamGetCaptureInfo,
@@ -130,6 +140,14 @@ static const Sanitizer_CallbackId cc_quiet_driver_calls[] = {
     SANITIZER_CBID_DRIVER_API_cuKernelGetAttribute,
     SANITIZER_CBID_DRIVER_API_cuFuncGetAttribute,
     SANITIZER_CBID_DRIVER_API_cuKernelGetFunction,
+    /* asked by PyTorch and Triton 10 to 20 times per step (cuGetProcAddress fails by design
+     * when it probes for an entry point the driver lacks) */
+    SANITIZER_CBID_DRIVER_API_cuDriverGetVersion,
+    SANITIZER_CBID_DRIVER_API_cuCtxGetLimit,
+    SANITIZER_CBID_DRIVER_API_cuDeviceGet,
+    SANITIZER_CBID_DRIVER_API_cuDeviceGetAttribute,
+    SANITIZER_CBID_DRIVER_API_cuGetProcAddress,
+    SANITIZER_CBID_DRIVER_API_cuGetProcAddress_v2,
 };
 
 static void cc_enable_api(Sanitizer_CallbackDomain domain, const Sanitizer_CallbackId *quiet,

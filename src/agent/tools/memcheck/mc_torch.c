@@ -269,15 +269,21 @@ static void torch_heap_unregister(void *ctx, uint64_t heap)
     (void)ctx;
     cc_suballoc_heap_unregister(heap);
 }
+/* Blocks come and go a thousand times per training step: their changes are queued (most pairs
+ * never reach the allocation table), and a free's host stack is taken only with
+ * CUCHECK_MC_TORCH=free-stacks (a use-after-free report names the block's allocation, the
+ * launch and the access either way). */
+static int torch_free_stacks;
 static void torch_region_register(void *ctx, uint64_t heap, uint64_t base, uint64_t size)
 {
     (void)ctx;
-    cc_suballoc_region_register(heap, base, size);
+    cc_suballoc_region_register_queued(CC_SUBALLOC_TORCH, heap, base, size, cc_agent_callsite());
 }
-static void torch_region_unregister(void *ctx, uint64_t base)
+static void torch_region_unregister(void *ctx, uint64_t heap, uint64_t base)
 {
     (void)ctx;
-    cc_suballoc_region_unregister(base);
+    cc_suballoc_region_unregister_queued(CC_SUBALLOC_TORCH, heap, base,
+                                         torch_free_stacks ? cc_agent_callsite() : 0);
 }
 static const cc_torch_sink torch_sink = {
     NULL, torch_heap_register, torch_heap_unregister, torch_region_register,
@@ -397,10 +403,12 @@ static void torch_try_attach(void)
                   (unsigned long long)object, attach_slot, init_slot);
 }
 
-/* CUCHECK_MC_TORCH=off: the tracker is never attached (read once, at the first allocation). */
+/* CUCHECK_MC_TORCH=off: the tracker is never attached; =free-stacks: frees take host stacks
+ * (read once, at the first allocation). */
 static void torch_knob_read(void)
 {
     const char *v = cc_knob_get(CC_KNOB_MC_TORCH);
+    torch_free_stacks = v != NULL && strcmp(v, "free-stacks") == 0;
     if (v != NULL && strcmp(v, "off") == 0) {
         atomic_store(&torch_state, TORCH_OFF);
         cc_agent_report_note("memcheck: CUCHECK_MC_TORCH=off: PyTorch's tensor bounds are not "

@@ -102,7 +102,10 @@ static const char *cc_self_slot_name(unsigned slot)
     case CC_SELF_ACCESS_INFER: return "streamcheck: arguments laid out and scanned (in access sets)";
     case CC_SELF_LAUNCH_FILL: return "launch event fields: handles, kernel name, ids";
     case CC_SELF_TORCH: return "PyTorch allocator trace entries (stacks and events included)";
-    case CC_SELF_SUBALLOC: return "region changes under the lock (inside the entries)";
+    case CC_SELF_SUBALLOC: return "region changes: events, queue and book (inside the entries)";
+    case CC_SELF_LAUNCH_GATE: return "launch decisions and bindings (inside launch callbacks)";
+    case CC_SELF_PATCHED_UNCHECKED:
+        return "launches run unchecked in a patched module (inside the decisions)";
     case CC_SELF_PATCH: return "module patch calls (inside deferred patching, or at module load)";
     case CC_SELF_UNPATCH: return "module unpatch calls (inside deferred patching)";
     case CC_SELF_UNPATCH_READS: return "checked launches read back for an unpatch (in deferred)";

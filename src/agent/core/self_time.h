@@ -25,9 +25,14 @@ enum {
     CC_SELF_PATCH = 27,        /* inside DEFERRED: the Sanitizer's module patch calls */
     CC_SELF_UNPATCH = 28,      /* inside DEFERRED: the Sanitizer's module unpatch calls */
     CC_SELF_UNPATCH_READS = 29, /* inside DEFERRED: checked launches read back for an unpatch */
-    CC_SELF_SUBALLOC = 30,      /* a region registered or unregistered, under the manager's
-                                 * lock (the book, the table, the event), inside TORCH */
-    CC_SELF_SLOTS = 31
+    CC_SELF_SUBALLOC = 30,      /* a region registered or unregistered (the event and the
+                                 * queue, or the book and the table under the manager's lock),
+                                 * inside TORCH */
+    CC_SELF_LAUNCH_GATE = 31,   /* instrumenting tools: a launch's decision and binding, inside
+                                 * LAUNCH */
+    CC_SELF_PATCHED_UNCHECKED = 32, /* inside LAUNCH_GATE: a launch run unchecked in a patched
+                                     * module (its callback data cleared) */
+    CC_SELF_SLOTS = 33
 };
 
 extern int cc_self_time_on;

@@ -331,12 +331,23 @@ static int count_quiet(int bound)
     return 0;
 }
 
+static void launch_begin(cc_instr_state *g, const Sanitizer_LaunchData *d, cc_event *ev);
+
 void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
 {
     cc_instr_state *g = &cc_instr_g;
     if (!g->active) {
         return;
     }
+    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
+    launch_begin(g, d, ev);
+    if (t0 != 0) {
+        cc_self_time_add(CC_SELF_LAUNCH_GATE, t0);
+    }
+}
+
+static void launch_begin(cc_instr_state *g, const Sanitizer_LaunchData *d, cc_event *ev)
+{
     if (cc_cur.set && cc_cur.end_was_off) {
         launch_submitted(NULL, 0); /* bound with LAUNCH_END off, and no launch call's exit came */
     }
@@ -406,8 +417,12 @@ void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
         g->client->unbound(d);
     }
     if (patched) {
+        uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
         __atomic_fetch_add(&g->patched_unchecked, 1, __ATOMIC_RELAXED);
         sanitizerSetLaunchCallbackData(d->hLaunch, d->function, d->hStream, NULL);
+        if (t0 != 0) {
+            cc_self_time_add(CC_SELF_PATCHED_UNCHECKED, t0);
+        }
     }
 }
 

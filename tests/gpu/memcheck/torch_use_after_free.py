@@ -20,8 +20,8 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 @triton.jit
 def scale_inplace_kernel(x_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
-    tl.store(x_ptr + offs, x * 2.0, mask=offs < n)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)  # BUG (with a freed x_ptr): read
+    tl.store(x_ptr + offs, x * 2.0, mask=offs < n)  # BUG (with a freed x_ptr): write
 
 
 class FreedTensor:

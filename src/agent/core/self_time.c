@@ -20,6 +20,7 @@ static atomic_int cc_self_reported;
 static _Atomic uint64_t cc_self_api_calls[2][CC_SELF_API_IDS];
 static _Atomic uint64_t cc_self_api_nested[2][CC_SELF_API_IDS];
 static const char *_Atomic cc_self_api_names[2][CC_SELF_API_IDS];
+static _Atomic uint64_t cc_self_api_ns[2][CC_SELF_API_IDS]; /* enter and exit callbacks */
 
 void cc_self_time_init(void)
 {
@@ -59,6 +60,14 @@ void cc_self_time_api(int runtime, unsigned cbid, const char *name, int nested)
     }
 }
 
+void cc_self_time_api_add(int runtime, unsigned cbid, uint64_t start_ns)
+{
+    if (cbid < CC_SELF_API_IDS) {
+        atomic_fetch_add_explicit(&cc_self_api_ns[runtime != 0][cbid],
+                                  cc_self_time_now() - start_ns, memory_order_relaxed);
+    }
+}
+
 /* The most frequent calls of one API domain, most frequent first (a selection on a copy of the
  * counts, each pick zeroed: the table is small and this runs once, at exit). */
 static void cc_self_api_report(int r)
@@ -78,9 +87,11 @@ static void cc_self_api_report(int r)
         }
         calls[best] = 0;
         const char *name = atomic_load(&cc_self_api_names[r][best]);
-        fprintf(stderr, "cucheck:     %-7s %-40s %10llu calls, %10llu inside runtime calls\n",
+        fprintf(stderr, "cucheck:     %-7s %-40s %10llu calls, %10llu inside runtime calls, "
+                "%9.3f ms in their callbacks\n",
                 r ? "runtime" : "driver", name != NULL ? name : "?", (unsigned long long)best_n,
-                (unsigned long long)atomic_load(&cc_self_api_nested[r][best]));
+                (unsigned long long)atomic_load(&cc_self_api_nested[r][best]),
+                (double)atomic_load(&cc_self_api_ns[r][best]) / 1e6);
     }
 }
 

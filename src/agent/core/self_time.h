@@ -44,6 +44,8 @@ void cc_self_time_add(unsigned slot, uint64_t start_ns);
  * call the runtime makes inside one of its own calls. The report lists the most frequent calls
  * of each domain, so that a benchmark shows which callbacks a workload pays for. */
 void cc_self_time_api(int runtime, unsigned cbid, const char *name, int nested);
+/* The time since start_ns, spent in one enter or exit callback of that call. */
+void cc_self_time_api_add(int runtime, unsigned cbid, uint64_t start_ns);
 void cc_self_time_report(void);      /* stderr; once, at exit */
 
 #endif

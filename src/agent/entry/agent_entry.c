@@ -17,6 +17,7 @@
 #include "agent/core/agent_knobs.h"
 #include "agent/core/agent_plugin.h"
 #include "agent/core/self_time.h"
+#include "agent/core/self_profile.h"
 #include "agent/instr/instr.h"
 #include "agent/backends/cupti/cupti_api.h"
 #include "core/agent_env.h"
@@ -62,6 +63,7 @@ static void cc_agent_init_once(void)
     atomic_store(&a->next_launch_id, 1);
     a->track = cc_agent_track_config(plugin->default_track);
     cc_self_time_init();
+    cc_self_profile_start();
     cc_agent_backend backend = plugin->backend != NULL ? plugin->backend() : CC_BACKEND_SANITIZER;
     if (backend == CC_BACKEND_CUPTI_TRACE) { /* one tools API per process: CUPTI only */
         cc_cupti_backend_start();

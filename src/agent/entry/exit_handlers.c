@@ -15,6 +15,7 @@
 #include "agent/core/agent.h"
 #include "agent/instr/instr.h"
 #include "agent/core/self_time.h"
+#include "agent/core/self_profile.h"
 #include "agent/entry/driver_presence.h"
 #include "agent/entry/fatal_signal.h"
 #include "agent/entry/fatal_writer.h"
@@ -26,6 +27,7 @@ static void cc_on_exit(int status, void *arg)
     cc_instr_on_process_end(0); /* memcheck: launches its exit hook did not read */
     cc_agent_events_stop(); /* the event thread's queue is analysed before the summary */
     cc_self_time_report();
+    cc_self_profile_report();
     if (cc_self_time_on) {
         cc_agent_events_report();
     }

@@ -47,6 +47,9 @@ static void cc_agent_callback(void *userdata, Sanitizer_CallbackDomain domain,
         break;
     }
     if (t0 != 0) {
+        if (domain == SANITIZER_CB_DOMAIN_DRIVER_API || domain == SANITIZER_CB_DOMAIN_RUNTIME_API) {
+            cc_self_time_api_add(domain == SANITIZER_CB_DOMAIN_RUNTIME_API, cbid, t0);
+        }
         cc_self_time_add((unsigned)domain, t0);
     }
     cc_in_callback = 0;

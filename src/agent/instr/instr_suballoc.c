@@ -1,7 +1,8 @@
 /* Sub-allocators (instr_suballoc.h): the NVTX memory API's and PyTorch's heaps and regions kept
  * in core's book (core/suballoc_book.h) over the manager's allocation table, under the manager's
  * lock, with one CC_EV_SUBALLOC event per change (emitted under the lock, so that the events of
- * two threads come in the order their changes were made). The table's own add and remove ask
+ * two threads come in the order their changes were made; a queued change's event goes out at
+ * its call, in the order its source makes them). The table's own add and remove ask
  * the book first (instr_state.c): an allocation made inside a heap stays out of the table, and
  * freeing a heap's allocation ends the heap. Queued region changes (core/region_queue.h, under
  * a lock of their own taken after the manager's) reach the book when a reader of the table

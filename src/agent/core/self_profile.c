@@ -1,4 +1,6 @@
-/* The sampling profile behind CUCHECK_SELF_PROFILE (see self_profile.h). */
+/* The sampling profile behind CUCHECK_SELF_PROFILE (see self_profile.h). The samples go to a
+ * table of its own, not core/hashmap.h: the signal handler may interrupt any code, so it may
+ * neither lock nor grow, only claim fixed slots with atomic compare-and-swap. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

@@ -134,31 +134,31 @@ static void queue_change(uint64_t heap, uint64_t base, uint64_t size)
     pthread_mutex_unlock(&cc_instr_g.lock);
 }
 
-void cc_suballoc_region_register_queued(cc_suballoc_source source, uint64_t heap, uint64_t base,
-                                        uint64_t size, uint64_t callsite)
+/* A queued change of a region (size 0: its unregistration): its event now, the book later. */
+static void region_queued(uint32_t op, cc_suballoc_source source, uint64_t heap, uint64_t base,
+                          uint64_t size, uint64_t callsite)
 {
-    if (heap == 0 || size == 0 || base + size < base) {
-        return;
-    }
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
-    emit(CC_SUBALLOC_OP_REGION_REGISTER, (uint32_t)source, heap, base, size, callsite);
+    emit(op, (uint32_t)source, heap, base, size, callsite);
     queue_change(heap, base, size);
     if (t0 != 0) {
         cc_self_time_add(CC_SELF_SUBALLOC, t0);
     }
 }
 
+void cc_suballoc_region_register_queued(cc_suballoc_source source, uint64_t heap, uint64_t base,
+                                        uint64_t size, uint64_t callsite)
+{
+    if (heap != 0 && size != 0 && base + size > base) {
+        region_queued(CC_SUBALLOC_OP_REGION_REGISTER, source, heap, base, size, callsite);
+    }
+}
+
 void cc_suballoc_region_unregister_queued(cc_suballoc_source source, uint64_t heap,
                                           uint64_t base, uint64_t callsite)
 {
-    if (heap == 0) {
-        return;
-    }
-    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
-    emit(CC_SUBALLOC_OP_REGION_UNREGISTER, (uint32_t)source, heap, base, 0, callsite);
-    queue_change(heap, base, 0);
-    if (t0 != 0) {
-        cc_self_time_add(CC_SELF_SUBALLOC, t0);
+    if (heap != 0) {
+        region_queued(CC_SUBALLOC_OP_REGION_UNREGISTER, source, heap, base, 0, callsite);
     }
 }
 

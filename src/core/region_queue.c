@@ -20,27 +20,63 @@ void cc_region_queue_free(cc_region_queue *q)
     cc_region_queue_init(q, max);
 }
 
+/* Entries the array holds before its holes are squeezed out. */
+static size_t hold(const cc_region_queue *q)
+{
+    return q->max * 4;
+}
+
+/* The cancelled changes dropped, order kept, the index of waiting registrations rebuilt. A
+ * registration the index could not take again is only never cancelled (it applies, then its
+ * unregistration does): an index entry is either right or missing. */
+static void squeeze(cc_region_queue *q)
+{
+    size_t j = 0;
+    cc_hashmap_clear(&q->waiting);
+    for (size_t i = 0; i < q->n; i++) {
+        if (q->ch[i].heap == 0) {
+            continue;
+        }
+        q->ch[j] = q->ch[i];
+        if (q->ch[j].size != 0) {
+            (void)cc_hashmap_put(&q->waiting, q->ch[j].base, j);
+        }
+        j++;
+    }
+    q->n = j;
+}
+
 /* Room for one more change (and its index entry). 0 or -1. */
 static int room(cc_region_queue *q)
 {
-    size_t want = q->n + 1 > q->max ? q->n + 1 : q->max; /* all at once: no growth later */
+    if (q->n >= hold(q) && q->live < q->n) {
+        squeeze(q);
+    }
+    size_t want = q->n + 1 > hold(q) ? q->n + 1 : hold(q); /* all at once: no growth later */
     if (CC_ARRAY_RESERVE(q->ch, q->cap, want) != 0) {
         return -1;
     }
-    return cc_hashmap_reserve(&q->waiting, want);
+    return cc_hashmap_reserve(&q->waiting, q->live + 1 > q->max ? q->live + 1 : q->max);
 }
 
 static int push(cc_region_queue *q, uint64_t heap, uint64_t base, uint64_t size)
 {
-    if (room(q) != 0) {
-        return -1;
-    }
     cc_region_change *c = &q->ch[q->n++];
     c->heap = heap;
     c->base = base;
     c->size = size;
     q->queued++;
-    return q->n >= q->max;
+    q->live++;
+    return q->live >= q->max;
+}
+
+/* The waiting change at index `at` will never apply. */
+static void cancel(cc_region_queue *q, uint64_t at)
+{
+    if (at < q->n && q->ch[at].heap != 0) {
+        q->ch[at].heap = 0;
+        q->live--;
+    }
 }
 
 int cc_region_queue_register(cc_region_queue *q, uint64_t heap, uint64_t base, uint64_t size)
@@ -55,9 +91,7 @@ int cc_region_queue_register(cc_region_queue *q, uint64_t heap, uint64_t base, u
     }
     if (!added) {
         /* One still waiting at this base: the new one would end it, so it never applies. */
-        if (*at < q->n) {
-            q->ch[*at].heap = 0;
-        }
+        cancel(q, *at);
         *at = q->n;
     }
     return push(q, heap, base, size);
@@ -67,9 +101,12 @@ int cc_region_queue_unregister(cc_region_queue *q, uint64_t heap, uint64_t base)
 {
     uint64_t at;
     if (cc_hashmap_remove(&q->waiting, base, &at) == 1 && at < q->n) {
-        q->ch[at].heap = 0; /* never reaches the book: nothing to undo */
+        cancel(q, at); /* never reaches the book: nothing to undo */
         q->cancelled++;
         return 0;
+    }
+    if (room(q) != 0) {
+        return -1;
     }
     return push(q, heap, base, 0);
 }
@@ -83,5 +120,6 @@ void cc_region_queue_drain(cc_region_queue *q,
         }
     }
     q->n = 0;
+    q->live = 0;
     cc_hashmap_clear(&q->waiting);
 }

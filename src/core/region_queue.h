@@ -7,6 +7,8 @@
  * unregisters a region before it registers another over it, as the torch tracker does (a
  * caching allocator's blocks never overlap; a block seen again at a live base is unregistered
  * first): otherwise the book would have ended the older region with the cancelled registration.
+ * The queue is full at `max` changes still to apply; cancelled ones leave holes that are squeezed
+ * out when the array reaches four times that, so a stream of short-lived blocks never fills it.
  * Plain C, no CUDA, not thread-safe (the caller locks); steady-state calls allocate nothing. */
 #ifndef CUCHECK_CORE_REGION_QUEUE_H
 #define CUCHECK_CORE_REGION_QUEUE_H
@@ -23,9 +25,10 @@ typedef struct cc_region_change {
 } cc_region_change;
 
 typedef struct cc_region_queue {
-    cc_region_change *ch;     /* in the order of the calls */
+    cc_region_change *ch;     /* in the order of the calls, cancelled ones included */
     size_t n, cap;
-    size_t max;               /* the queue is full at max changes */
+    size_t live;              /* changes in ch that were not cancelled */
+    size_t max;               /* the queue is full at max live changes */
     cc_hashmap waiting;       /* base of a registration still waiting -> its index in ch */
     uint64_t queued, cancelled; /* changes ever queued; registration and unregistration pairs
                                  * that cancelled */
@@ -40,10 +43,10 @@ int cc_region_queue_register(cc_region_queue *q, uint64_t heap, uint64_t base, u
 /* Queue the unregistration of the region at base, or cancel its waiting registration. Returns
  * as cc_region_queue_register. */
 int cc_region_queue_unregister(cc_region_queue *q, uint64_t heap, uint64_t base);
-/* Changes waiting (cancelled ones included). */
+/* Changes waiting to be applied (cancelled ones not counted). */
 static inline size_t cc_region_queue_count(const cc_region_queue *q)
 {
-    return q->n;
+    return q->live;
 }
 /* Hands each change that was not cancelled to apply, in order, then empties the queue. apply may
  * not touch the queue. */

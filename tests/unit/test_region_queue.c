@@ -1,9 +1,10 @@
 /* The queue of region changes (core/region_queue.h): an unregistration cancels its waiting
  * registration and nothing of the pair is applied; an unregistration of a region applied before
  * passes through; a second registration at a waiting base cancels the first; changes come out
- * in order; the full signal comes at max; and 100,000 random changes of a caching-allocator-like
- * program (blocks at fixed slots, allocated, freed and allocated again), drained at random
- * points, leave the same regions as applying every change at once. */
+ * in order; the full signal comes at max live changes; cancelled pairs never fill it; and
+ * 100,000 random changes of a caching-allocator-like program (blocks at fixed slots, allocated,
+ * freed and allocated again), drained at random points, leave the same regions as applying every
+ * change at once. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -74,11 +75,13 @@ static void test_cases(void)
     CHECK(cc_region_queue_register(&q, 7, 0x4000, 16) == 0);
     CHECK(cc_region_queue_register(&q, 8, 0x5000, 16) == 0);
     CHECK(cc_region_queue_register(&q, 7, 0x4000, 48) == 0);
-    CHECK(cc_region_queue_register(&q, 8, 0x6000, 16) == 1); /* the fourth: full */
+    CHECK(cc_region_queue_register(&q, 8, 0x6000, 16) == 0); /* the cancelled one is no change */
+    CHECK(cc_region_queue_count(&q) == 3);
+    CHECK(cc_region_queue_register(&q, 8, 0x7000, 16) == 1); /* the fourth live one: full */
     cc_region_queue_drain(&q, log_apply, &l);
-    CHECK(l.n == 3);
+    CHECK(l.n == 4);
     CHECK(l.c[0].base == 0x5000 && l.c[1].base == 0x4000 && l.c[1].size == 48 &&
-          l.c[2].base == 0x6000);
+          l.c[2].base == 0x6000 && l.c[3].base == 0x7000);
 
     /* the unregistration after a double registration leaves nothing */
     l.n = 0;
@@ -89,6 +92,40 @@ static void test_cases(void)
     CHECK(l.n == 0);
     cc_region_queue_free(&q);
     CHECK(q.ch == NULL && q.max == 4);
+}
+
+/* Short-lived blocks never fill the queue: their holes are squeezed out, and the index of the
+ * registrations still waiting is rebuilt, so a later free still cancels its allocation. */
+static void test_squeeze(void)
+{
+    cc_region_queue q;
+    cc_region_queue_init(&q, 5);
+    log_t l = {.n = 0};
+    CHECK(cc_region_queue_register(&q, 1, 0xA000, 8) == 0);
+    CHECK(cc_region_queue_unregister(&q, 1, 0xC000) == 0); /* applied earlier: passes through */
+    CHECK(cc_region_queue_register(&q, 1, 0xB000, 8) == 0);
+    for (uint64_t i = 0; i < 1000; i++) {
+        uint64_t base = 0x100000 + i * 0x100;
+        CHECK(cc_region_queue_register(&q, 2, base, 64) == 0);
+        CHECK(cc_region_queue_unregister(&q, 2, base) == 0);
+        CHECK(cc_region_queue_count(&q) == 3);
+        if (i == 500) { /* the full signal stays exact between squeezes */
+            CHECK(cc_region_queue_register(&q, 3, 0xD000, 8) == 0);
+            CHECK(cc_region_queue_register(&q, 3, 0xE000, 8) == 1);
+            CHECK(cc_region_queue_unregister(&q, 3, 0xD000) == 0);
+            CHECK(cc_region_queue_unregister(&q, 3, 0xE000) == 0);
+        }
+    }
+    CHECK(q.n <= 20 && q.cap <= 21); /* squeezed, not grown */
+    CHECK(cc_region_queue_unregister(&q, 1, 0xA000) == 0);  /* still cancels after squeezes */
+    CHECK(cc_region_queue_register(&q, 1, 0xB000, 24) == 0); /* and replaces */
+    CHECK(cc_region_queue_count(&q) == 2);
+    CHECK(q.cancelled == 1003);
+    cc_region_queue_drain(&q, log_apply, &l);
+    CHECK(l.n == 2);
+    CHECK(l.c[0].base == 0xC000 && l.c[0].size == 0);
+    CHECK(l.c[1].base == 0xB000 && l.c[1].size == 24);
+    cc_region_queue_free(&q);
 }
 
 static void test_random(void)
@@ -133,7 +170,7 @@ static void test_random(void)
             full++;
             CHECK(cc_region_queue_count(&q) == 64);
         }
-        if (rc == 1 || rand() % 50 == 0) {
+        if (rc == 1 || rand() % 400 == 0) {
             cc_region_queue_drain(&q, book_apply, &queued);
         }
     }
@@ -149,6 +186,7 @@ static void test_random(void)
 int main(void)
 {
     test_cases();
+    test_squeeze();
     test_random();
     return cc_test_failures != 0;
 }

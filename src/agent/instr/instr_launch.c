@@ -89,6 +89,7 @@ void cc_instr_init(const cc_instr_client *cl)
      * launches may be bound while LAUNCH_END is off, so it may be turned off (count_quiet). */
     g->ends_at_exit = g->deferred_drain && g->gate_ready &&
                       (cc_agent_g.track & (CC_TRACK_DRIVER | CC_TRACK_APIWORK)) != 0;
+    g->end_may_go_off = (cl->end_dynamic || g->ends_at_exit) && !g->end_always;
 }
 
 /* LAUNCH_END callbacks on or off (see cc_instr_state), without the lock. 0 on success; a
@@ -322,8 +323,7 @@ static int count_quiet(int bound)
 {
     cc_instr_state *g = &cc_instr_g;
     g->quiet_launches = bound ? 0 : g->quiet_launches + 1;
-    if (g->end_on && (g->client->end_dynamic || g->ends_at_exit) && !g->end_always &&
-        g->inflight == 0 &&
+    if (g->end_on && g->end_may_go_off && g->inflight == 0 &&
         g->quiet_launches >= CC_INSTR_END_QUIET) {
         g->end_on = 0;
         return 1;
@@ -332,6 +332,16 @@ static int count_quiet(int bound)
 }
 
 static void launch_begin(cc_instr_state *g, const Sanitizer_LaunchData *d, cc_event *ev);
+
+/* (locked) Whether m's launches that need no check can skip the lock from now on
+ * (decided_cache.h): unpatched, no change of it waiting or running, and modules are changed
+ * only under the launch gate. */
+static int module_settled(const cc_instr_module *m)
+{
+    const cc_instr_state *g = &cc_instr_g;
+    return m != NULL && !m->patched && !m->changing && !m->load_pending && !m->repatch_pending &&
+           !m->unpatch_pending && m->wanted == 0 && g->can_defer && g->gate_ready;
+}
 
 void cc_instr_on_launch_begin(const Sanitizer_LaunchData *d, cc_event *ev)
 {
@@ -351,13 +361,26 @@ static void launch_begin(cc_instr_state *g, const Sanitizer_LaunchData *d, cc_ev
     if (cc_cur.set && cc_cur.end_was_off) {
         launch_submitted(NULL, 0); /* bound with LAUNCH_END off, and no launch call's exit came */
     }
+    /* A kernel and shape this thread saw decided for good, in an unpatched module: no lock.
+     * While launch-end callbacks may still go off, the quiet launches are counted below. */
+    cc_decided_key key = {d->function,
+                          {d->gridDim_x, d->gridDim_y, d->gridDim_z},
+                          {d->blockDim_x, d->blockDim_y, d->blockDim_z}};
+    if ((!__atomic_load_n(&g->end_on, __ATOMIC_RELAXED) || !g->end_may_go_off) &&
+        cc_decided_hit(&key)) {
+        return;
+    }
     /* One round trip through the lock for the decision and the host-side binding (a checked
      * launch in --mode full pays for every one). */
     cc_instr_ctx *c = NULL;
     cc_instr_binding b = {.slot = -1};
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
+    (void)cc_instr_decision_take_steady();
     int want = g->client->decide(d, m, ev);
+    if (cc_instr_decision_take_steady() && !want && module_settled(m)) {
+        cc_decided_remember(&key);
+    }
     int patched = m != NULL && m->patched;
     /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and
      * let this one run unbound, unless its launch call's exit will say it was submitted. */

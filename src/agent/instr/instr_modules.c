@@ -18,6 +18,7 @@
 #include "agent/core/agent.h"
 #include "agent/core/self_time.h"
 #include "agent/instr/instr_internal.h"
+#include "core/hashmap.h"
 #include "core/grow.h"
 
 #define CC_INSTR_CUBIN_BUDGET (256ull << 20) /* bytes of cubins kept for line lookup */
@@ -26,14 +27,14 @@ static uint64_t cc_cubin_bytes;
 
 static void forget_function_pcs(CUmodule module);
 
+/* CUmodule -> index in cc_instr_g.mods (guarded by its lock): a launch asks for its module, and
+ * a PyTorch process loads hundreds lazily (a scan of them was most of a launch's decision). */
+static cc_hashmap cc_mod_index = CC_HASHMAP_INIT;
+
 cc_instr_module *cc_instr_module_find(CUmodule m)
 {
-    for (size_t i = 0; i < cc_instr_g.nmods; i++) {
-        if (cc_instr_g.mods[i].module == m) {
-            return &cc_instr_g.mods[i];
-        }
-    }
-    return NULL;
+    const uint64_t *i = cc_hashmap_get(&cc_mod_index, (uint64_t)(uintptr_t)m);
+    return i != NULL && *i < cc_instr_g.nmods ? &cc_instr_g.mods[*i] : NULL;
 }
 
 /* The Sanitizer calls that patch `module` of ctx with the client's functions (patch_lock held,
@@ -96,6 +97,7 @@ static void change_module(CUmodule module, CUcontext ctx, change_kind kind, int 
         pthread_rwlock_unlock(&g->gate);
     }
     pthread_mutex_lock(&g->lock);
+    cc_instr_policy_changed();
     cc_instr_module *m = cc_instr_module_find(module); /* gone if it was unloaded meanwhile */
     if (m != NULL) {
         m->changing = 0;
@@ -139,6 +141,9 @@ static change_kind take_change(cc_instr_module *m)
         }
     }
     m->changing = kind != CHANGE_NONE;
+    if (m->changing) {
+        cc_instr_policy_changed(); /* before the code changes: no launch is decided without it */
+    }
     return kind;
 }
 
@@ -166,10 +171,18 @@ void cc_instr_patch_at_load(CUmodule module)
 void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
 {
     cc_instr_state *g = &cc_instr_g;
+    cc_instr_module *known = cc_instr_module_find(d->module);
+    if (known != NULL) { /* a handle reused without an unload we saw: the old one is gone */
+        cc_instr_module_unloading(d->module);
+    }
+    if (cc_hashmap_reserve(&cc_mod_index, g->nmods + 1) != 0) {
+        return;
+    }
     cc_instr_module *m = CC_ARRAY_PUSH(g->mods, g->nmods, g->modcap);
     if (m == NULL) {
         return;
     }
+    (void)cc_hashmap_put(&cc_mod_index, (uint64_t)(uintptr_t)d->module, g->nmods - 1);
     memset(m, 0, sizeof *m);
     m->heap_user = -1;
     m->module = d->module;
@@ -183,6 +196,7 @@ void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
         }
     }
     m->load_pending = 1; /* patched right after the lock is released (cc_instr_patch_at_load) */
+    cc_instr_policy_changed();
 }
 
 void cc_instr_module_unloading(CUmodule module)
@@ -192,6 +206,7 @@ void cc_instr_module_unloading(CUmodule module)
         g->client->module_unloading(module);
     }
     forget_function_pcs(module);
+    cc_instr_policy_changed(); /* its function handles may come back for another module */
     cc_instr_module *m = cc_instr_module_find(module);
     if (m == NULL) {
         return;
@@ -203,7 +218,13 @@ void cc_instr_module_unloading(CUmodule module)
         cc_cubin_bytes -= m->cubin_size;
         free(m->cubin);
     }
-    *m = g->mods[--g->nmods];
+    (void)cc_hashmap_remove(&cc_mod_index, (uint64_t)(uintptr_t)module, NULL);
+    size_t last = --g->nmods;
+    if (m != &g->mods[last]) {
+        *m = g->mods[last];
+        (void)cc_hashmap_put(&cc_mod_index, (uint64_t)(uintptr_t)m->module,
+                             (uint64_t)(m - g->mods));
+    }
 }
 
 static void defer(int *flag)
@@ -231,6 +252,7 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
     m->quiet = 0;
     m->unpatch_pending = 0; /* still patched: wanted again before the deferred unpatch */
     if (!m->patched) {
+        cc_instr_policy_changed(); /* its launches go through the policy until it is patched */
         m->wanted = CC_INSTR_WANTED_QUIET;
         if (m->repatches >= CC_INSTR_MAX_REPATCH) {
             return 0;

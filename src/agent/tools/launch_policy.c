@@ -52,7 +52,11 @@ int cc_launch_policy_decide(cc_launch_tables *t, const cc_instr_config *cfg,
     int want = 0;
     uint64_t *shape = NULL;
     cc_launch_tables_ready(t);
-    if (func_selected(t, cfg, d->function, d->functionName)) {
+    /* Without a launch window, a kernel left out, or a shape whose checks are done, stays so. */
+    int windowless = cfg->launch_skip == 0 && cfg->launch_count == 0;
+    if (!func_selected(t, cfg, d->function, d->functionName)) {
+        cc_instr_decision_steady();
+    } else {
         g->selected_launches++;
         int in_window = g->selected_launches > cfg->launch_skip &&
                         (cfg->launch_count == 0 || g->checked_launches < cfg->launch_count);
@@ -61,6 +65,9 @@ int cc_launch_policy_decide(cc_launch_tables *t, const cc_instr_config *cfg,
         } else if (in_window) {
             shape = cc_launch_shape_of(t, d);
             want = shape != NULL && *shape < cfg->checks_per_kernel;
+            if (shape != NULL && !want && windowless) {
+                cc_instr_decision_steady();
+            }
         }
     }
     if (!cc_instr_module_want(m, want, cc_launch_policy_may_unpatch(cfg))) {

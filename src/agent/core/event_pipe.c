@@ -36,7 +36,10 @@ struct cc_pipe {
     atomic_int running, stop;
     pthread_mutex_t wake_lock;
     pthread_cond_t wake;
-    _Atomic unsigned long long queued, direct, producer_drains, full_waits, handled_ns;
+    /* Events queued: queued_before plus tail (a counter of its own, bumped by every producer,
+     * sat on a cache line the background thread's wake-ups write). */
+    unsigned long long queued_before;
+    _Atomic unsigned long long direct, producer_drains, full_waits, handled_ns;
 };
 
 static uint64_t cc_pipe_now_ns(void)
@@ -204,7 +207,6 @@ static void cc_pipe_enqueue(cc_pipe *p, const cc_event *ev)
     }
     s->ev = *ev;
     atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
-    atomic_fetch_add_explicit(&p->queued, 1, memory_order_relaxed);
     /* Half full: wake the thread rather than let it sleep out its interval. Looked at every 64th
      * position only: `head` is the thread's cache line. */
     if ((pos & 63) == 0 &&
@@ -347,6 +349,7 @@ void cc_pipe_fork_child(cc_pipe *p)
     p->wake = fresh_cond;
     atomic_store(&p->running, 0);
     atomic_store(&p->stop, 0);
+    p->queued_before += atomic_load(&p->tail);
     cc_pipe_reset_ring(p); /* slots other parent threads had claimed are theirs */
 }
 
@@ -365,7 +368,7 @@ void cc_pipe_destroy(cc_pipe *p)
 
 void cc_pipe_get_stats(const cc_pipe *p, cc_pipe_stats *out)
 {
-    out->queued = atomic_load(&p->queued);
+    out->queued = p->queued_before + atomic_load(&p->tail);
     out->direct = atomic_load(&p->direct);
     out->drains_by_producers = atomic_load(&p->producer_drains);
     out->full_waits = atomic_load(&p->full_waits);

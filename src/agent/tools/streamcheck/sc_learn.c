@@ -24,6 +24,7 @@ static struct {
     uint64_t kernel_used[CC_HASHMAP_USED_WORDS(CC_SC_KERNELS)];
     uint64_t shape_used[CC_HASHMAP_USED_WORDS(CC_SC_SHAPES)];
     cc_al_kernel kernel_state[CC_SC_KERNELS];
+    uint8_t kernel_nccl[CC_SC_KERNELS]; /* 0: not looked at, 1: not NCCL's, 2: NCCL's */
     size_t nkernels;
     uint64_t no_room, learned_dropped;
 } cc_sc = {.mode = CC_SC_MODE_API};
@@ -77,9 +78,25 @@ static cc_al_kernel *kernel_of(CUfunction fn)
     }
     if (added) {
         memset(&cc_sc.kernel_state[cc_sc.nkernels], 0, sizeof cc_sc.kernel_state[0]);
+        cc_sc.kernel_nccl[cc_sc.nkernels] = 0;
         cc_sc.nkernels++;
     }
     return &cc_sc.kernel_state[*index];
+}
+
+/* Whether the launch runs an NCCL kernel, by its name, looked at once per kernel (a mangled
+ * name runs to hundreds of characters). */
+static int is_nccl(const cc_al_kernel *k, const char *name)
+{
+    uint8_t *known = k != NULL ? &cc_sc.kernel_nccl[k - cc_sc.kernel_state] : NULL;
+    if (known != NULL && *known != 0) {
+        return *known == 2;
+    }
+    int nccl = name != NULL && strstr(name, "nccl") != NULL;
+    if (known != NULL) {
+        *known = nccl ? 2 : 1;
+    }
+    return nccl;
 }
 
 static cc_al_shape *shape_of(uint64_t key)
@@ -109,9 +126,11 @@ cc_al_action cc_sc_learn_decide(const Sanitizer_LaunchData *d)
     p->shape = NULL;
     p->nwords = 0;
     p->nacc = 0;
+    tables_ready();
+    cc_al_kernel *k = kernel_of(d->function);
     /* NCCL kernels wait for their peers: waiting for one at LAUNCH_END (as an instrumented
      * launch does) can hang a process that drives several GPUs from one thread. */
-    if (d->functionName != NULL && strstr(d->functionName, "nccl") != NULL) {
+    if (is_nccl(k, d->functionName)) {
         p->action = CC_AL_INFER;
         return p->action;
     }
@@ -133,8 +152,6 @@ cc_al_action cc_sc_learn_decide(const Sanitizer_LaunchData *d)
         p->nwords = 0;
         return p->action; /* arguments unknown (or too many pointers): inferred */
     }
-    tables_ready();
-    cc_al_kernel *k = kernel_of(d->function);
     uint32_t grid[3] = {d->gridDim_x, d->gridDim_y, d->gridDim_z};
     uint32_t block[3] = {d->blockDim_x, d->blockDim_y, d->blockDim_z};
     cc_al_shape *s = k != NULL ? shape_of(cc_al_shape_key((uint64_t)(uintptr_t)d->function,

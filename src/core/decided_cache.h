@@ -5,7 +5,7 @@
  * launching thread remembers (kernel, grid, block) in a small direct-mapped table of its own,
  * with the policy's generation. A later launch that finds itself there under the same
  * generation runs unchecked without the lock or the client. Whatever could turn such a "no" into
- * a "yes", or patch a module, calls cc_instr_policy_changed first, with the manager's lock held:
+ * a "yes", or patch a module, calls cc_decided_invalidate first, with the manager's lock held:
  * a module change requested or taken (the change waits for the launch gate, which a launch holds
  * inside its launch call, so no launch decided under the old generation is still being submitted
  * when the code changes), a module loaded or unloaded (function handles are reused), a context
@@ -26,11 +26,11 @@ int cc_decided_hit(const cc_decided_key *k);
  * that no generation change falls between the decision and this). */
 void cc_decided_remember(const cc_decided_key *k);
 /* Every thread's remembered launches are forgotten (lock held). */
-void cc_instr_policy_changed(void);
+void cc_decided_invalidate(void);
 
 /* A client's decide marks its "no" for the launch being decided as steady; the manager reads and
- * clears the mark around the call. */
-void cc_instr_decision_steady(void);
-int cc_instr_decision_take_steady(void);
+ * clears the mark after the call. */
+void cc_decided_mark_steady(void);
+int cc_decided_take_steady(void);
 
 #endif

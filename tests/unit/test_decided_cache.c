@@ -49,7 +49,7 @@ int main(void)
     CHECK(cc_decided_hit(&a));
 
     /* a policy change forgets everything, here and in other threads */
-    cc_instr_policy_changed();
+    cc_decided_invalidate();
     CHECK(!cc_decided_hit(&a));
     cc_decided_remember(&a);
     CHECK(cc_decided_hit(&a));
@@ -67,9 +67,9 @@ int main(void)
     CHECK(!cc_decided_hit(&none));
 
     /* the steady mark: read once, then cleared */
-    CHECK(!cc_instr_decision_take_steady());
-    cc_instr_decision_steady();
-    CHECK(cc_instr_decision_take_steady());
-    CHECK(!cc_instr_decision_take_steady());
+    CHECK(!cc_decided_take_steady());
+    cc_decided_mark_steady();
+    CHECK(cc_decided_take_steady());
+    CHECK(!cc_decided_take_steady());
     return cc_test_failures != 0;
 }

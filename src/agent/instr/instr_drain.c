@@ -372,5 +372,5 @@ void cc_instr_after_fork_child(void)
     for (size_t i = 0; i < g->nmods; i++) {
         g->mods[i].bound = 0;
     }
-    cc_instr_policy_changed();
+    cc_decided_invalidate();
 }

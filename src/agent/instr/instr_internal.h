@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sanitizer.h>
-#include "core/decided_cache.h"
+#include "core/decided_cache.h" /* the steady-state decision without the lock */
 #include "cucheck/event.h"
 #include "patch_records.h"
 #include "symbols/lines.h"
@@ -323,9 +323,6 @@ void cc_instr_patch_at_load(CUmodule module);
  * streamcheck infers this one's access set and instruments the next). Without API callbacks
  * (CUCHECK_TRACK without runtime/driver) modules are never unpatched. */
 int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch);
-
-/* The steady-state decision without the lock: decided_cache.h (cc_instr_decision_steady from a
- * client's decide, cc_instr_policy_changed before anything that could undo such a decision). */
 
 /* The patched code's stack (instr_stack.c). The headroom patch functions may use past a
  * kernel's own stack, bytes per thread (CUCHECK_PATCH_STACK; measured in docs/agent.md). */

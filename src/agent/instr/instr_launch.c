@@ -376,9 +376,8 @@ static void launch_begin(cc_instr_state *g, const Sanitizer_LaunchData *d, cc_ev
     cc_instr_binding b = {.slot = -1};
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
-    (void)cc_instr_decision_take_steady();
     int want = g->client->decide(d, m, ev);
-    if (cc_instr_decision_take_steady() && !want && module_settled(m)) {
+    if (cc_decided_take_steady() && !want && module_settled(m)) {
         cc_decided_remember(&key);
     }
     int patched = m != NULL && m->patched;

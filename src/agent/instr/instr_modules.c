@@ -97,7 +97,6 @@ static void change_module(CUmodule module, CUcontext ctx, change_kind kind, int 
         pthread_rwlock_unlock(&g->gate);
     }
     pthread_mutex_lock(&g->lock);
-    cc_instr_policy_changed();
     cc_instr_module *m = cc_instr_module_find(module); /* gone if it was unloaded meanwhile */
     if (m != NULL) {
         m->changing = 0;
@@ -142,7 +141,7 @@ static change_kind take_change(cc_instr_module *m)
     }
     m->changing = kind != CHANGE_NONE;
     if (m->changing) {
-        cc_instr_policy_changed(); /* before the code changes: no launch is decided without it */
+        cc_decided_invalidate(); /* before the code changes: no launch is decided without it */
     }
     return kind;
 }
@@ -196,7 +195,7 @@ void cc_instr_module_loaded(const Sanitizer_ResourceModuleData *d)
         }
     }
     m->load_pending = 1; /* patched right after the lock is released (cc_instr_patch_at_load) */
-    cc_instr_policy_changed();
+    cc_decided_invalidate();
 }
 
 void cc_instr_module_unloading(CUmodule module)
@@ -206,7 +205,7 @@ void cc_instr_module_unloading(CUmodule module)
         g->client->module_unloading(module);
     }
     forget_function_pcs(module);
-    cc_instr_policy_changed(); /* its function handles may come back for another module */
+    cc_decided_invalidate(); /* its function handles may come back for another module */
     cc_instr_module *m = cc_instr_module_find(module);
     if (m == NULL) {
         return;
@@ -252,7 +251,7 @@ int cc_instr_module_want(cc_instr_module *m, int want, int may_unpatch)
     m->quiet = 0;
     m->unpatch_pending = 0; /* still patched: wanted again before the deferred unpatch */
     if (!m->patched) {
-        cc_instr_policy_changed(); /* its launches go through the policy until it is patched */
+        cc_decided_invalidate(); /* its launches go through the policy until it is patched */
         m->wanted = CC_INSTR_WANTED_QUIET;
         if (m->repatches >= CC_INSTR_MAX_REPATCH) {
             return 0;

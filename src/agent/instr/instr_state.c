@@ -150,7 +150,7 @@ cc_instr_ctx *cc_instr_ctx_get(CUcontext ctx)
 void cc_instr_ctx_destroy(CUcontext ctx)
 {
     cc_instr_state *g = &cc_instr_g;
-    cc_instr_policy_changed();
+    cc_decided_invalidate();
     for (size_t i = 0; i < g->nctx; i++) {
         cc_instr_ctx *c = g->ctxs[i];
         if (c->ctx == ctx) {

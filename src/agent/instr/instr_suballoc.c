@@ -49,9 +49,9 @@ static atomic_int cc_sa_heaps;    /* heaps ever registered: the table's hooks sk
 
 /* Queued region changes: a training step's tensor blocks mostly live between two reads of the
  * table, so most pairs cancel in the queue. The size bounds the work one sync does, and counts
- * only changes still to apply: with 1,024 changes of any kind counted, a launch-bound model in its
- * steady state (2,700 tensor changes a step, no checked launch) applied its changes in batches
- * before their frees could cancel them (H200, tiny_kernels_step: 487 ns per change). */
+ * only changes still to apply, so that pairs which cancelled never force a sync: a launch-bound
+ * model's steady state (2,700 tensor changes a step on the H200's tiny_kernels_step, no checked
+ * launch) applies only the changes still waiting when 4,096 have piled up. */
 #define CC_SA_QUEUE_MAX 4096
 static pthread_mutex_t cc_sa_queue_lock = PTHREAD_MUTEX_INITIALIZER; /* after cc_instr_g.lock */
 static cc_region_queue cc_sa_queue = {.max = CC_SA_QUEUE_MAX};

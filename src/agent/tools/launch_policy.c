@@ -52,10 +52,9 @@ int cc_launch_policy_decide(cc_launch_tables *t, const cc_instr_config *cfg,
     int want = 0;
     uint64_t *shape = NULL;
     cc_launch_tables_ready(t);
-    /* Without a launch window, a kernel left out, or a shape whose checks are done, stays so. */
-    int windowless = cfg->launch_skip == 0 && cfg->launch_count == 0;
+    int windowless = cc_launch_window_none(cfg->launch_skip, cfg->launch_count);
     if (!func_selected(t, cfg, d->function, d->functionName)) {
-        cc_instr_decision_steady();
+        cc_decided_mark_steady();
     } else {
         g->selected_launches++;
         int in_window = g->selected_launches > cfg->launch_skip &&
@@ -66,7 +65,7 @@ int cc_launch_policy_decide(cc_launch_tables *t, const cc_instr_config *cfg,
             shape = cc_launch_shape_of(t, d);
             want = shape != NULL && *shape < cfg->checks_per_kernel;
             if (shape != NULL && !want && windowless) {
-                cc_instr_decision_steady();
+                cc_decided_mark_steady();
             }
         }
     }

@@ -75,6 +75,13 @@ int cc_launch_policy_decide(cc_launch_tables *t, const struct cc_instr_config *c
  * mode, or in --mode full once --launch-count launches were checked (a client's may_unpatch).
  * The rule from the two options, for a client whose config is its own (memcheck). */
 int cc_launch_window_may_unpatch(int full, uint64_t launch_count);
+/* Whether no launch window is set (neither --launch-skip nor --launch-count): only then may a
+ * "no" for a kernel left out or a shape whose checks are done be marked steady
+ * (core/decided_cache.h); a window's counters need every launch. */
+static inline int cc_launch_window_none(uint64_t launch_skip, uint64_t launch_count)
+{
+    return launch_skip == 0 && launch_count == 0;
+}
 int cc_launch_policy_may_unpatch(const struct cc_instr_config *cfg);
 
 #endif

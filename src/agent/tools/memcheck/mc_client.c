@@ -82,10 +82,9 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
         }
     }
     int heap = m != NULL && m->heap_user > 0;
-    /* Without a launch window, a kernel left out, or a shape whose checks are done, stays so. */
-    int windowless = cfg->launch_skip == 0 && cfg->launch_count == 0;
+    int windowless = cc_launch_window_none(cfg->launch_skip, cfg->launch_count);
     if (!func_selected(d->function, d->functionName)) {
-        cc_instr_decision_steady();
+        cc_decided_mark_steady();
     } else {
         g->selected_launches++;
         int in_window = g->selected_launches > cfg->launch_skip &&
@@ -96,7 +95,7 @@ static int mc_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
             shape = cc_launch_shape_of(&cc_mc_tables, d);
             want = shape != NULL && cc_mc_shape_count(*shape) < cfg->checks_per_kernel;
             if (shape != NULL && !want && windowless) {
-                cc_instr_decision_steady();
+                cc_decided_mark_steady();
             }
             if (want && !cfg->check_repeats) {
                 digest = cc_mc_launch_digest(d);
@@ -130,7 +129,7 @@ static void mc_unbound(const Sanitizer_LaunchData *d)
     uint64_t *shape = cc_launch_shape_of(&cc_mc_tables, d);
     if (shape != NULL) {
         *shape = cc_mc_shape_unchecked(*shape);
-        cc_instr_policy_changed(); /* another thread may have taken the shape as done */
+        cc_decided_invalidate(); /* another thread may have taken the shape as done */
     }
     pthread_mutex_unlock(&cc_instr_g.lock);
 }

@@ -98,7 +98,7 @@ static int sy_decide(const Sanitizer_LaunchData *d, cc_instr_module *m, const cc
     (void)launch;
     if (!sy_kernel_syncs(d, m)) {
         /* Like a kernel the include/exclude globs leave out: its module may be unpatched. */
-        cc_instr_decision_steady();
+        cc_decided_mark_steady();
         (void)cc_instr_module_want(m, 0, !sy_cfg.full);
         return 0;
     }

@@ -10,13 +10,24 @@ void cc_checked_launches_init(cc_checked_launches *c)
     cc_hashmap_init_fixed(&c->kernels, c->kernel_slots, c->kernel_used, CC_CHECKED_KERNEL_TABLE);
     c->nkernels_checked = c->kernels_overflow = 0;
     c->nlaunches = c->ninstrumented = 0;
+    c->names = cc_strtab_new();
+}
+
+void cc_checked_launches_free(cc_checked_launches *c)
+{
+    cc_strtab_free(c->names);
+    c->names = NULL;
 }
 
 void cc_checked_launches_add(cc_checked_launches *c, const char *name, int instrumented)
 {
     c->nlaunches++;
+    uint64_t h = 0;
+    if (c->names == NULL || cc_strtab_intern(c->names, name, &h) == NULL) {
+        h = cc_hash_str(name != NULL ? name : "");
+    }
     /* launches that ran checked, by the hash of the kernel's name; NULL: table full */
-    uint64_t *checked = cc_hashmap_get_or_add(&c->kernels, cc_hash_str(name ? name : ""), 0, NULL);
+    uint64_t *checked = cc_hashmap_get_or_add(&c->kernels, h, 0, NULL);
     if (checked == NULL) {
         c->kernels_overflow++;
     }

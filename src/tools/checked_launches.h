@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/hashmap.h"
+#include "core/strtab.h"
 
 #define CC_CHECKED_KERNEL_TABLE 4096 /* distinct kernels counted (a power of two) */
 
@@ -19,9 +20,13 @@ typedef struct cc_checked_launches {
     uint64_t nkernels_checked;
     uint64_t kernels_overflow; /* launches not counted per kernel: the table was full */
     uint64_t nlaunches, ninstrumented;
+    /* The names seen: a launch naming its kernel by the same pointer as before is not hashed
+     * again (core/strtab.h). NULL (out of memory): every name is hashed. */
+    cc_strtab *names;
 } cc_checked_launches;
 
 void cc_checked_launches_init(cc_checked_launches *c);
+void cc_checked_launches_free(cc_checked_launches *c);
 /* One launch of kernel `name` (NULL: unnamed), instrumented or not. */
 void cc_checked_launches_add(cc_checked_launches *c, const char *name, int instrumented);
 /* "kernels checked 3/4, launches instrumented 6/1,200" into out. */

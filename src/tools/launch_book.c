@@ -17,6 +17,7 @@ void cc_launch_book_free(cc_launch_book *b)
     free(b->unread);
     b->unread = NULL;
     b->nunread = b->unread_cap = 0;
+    cc_checked_launches_free(&b->checked);
 }
 
 static void unread_add(cc_launch_book *b, const cc_book_launch *l)

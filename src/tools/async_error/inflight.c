@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/grow.h"
-#include "core/hashmap.h"
+#include "core/strtab.h"
 
 typedef struct stream_info {
     uint64_t stream;
@@ -44,13 +44,10 @@ typedef struct tentative_sync {
 #define TENTATIVE_MAX 64
 
 struct cc_inflight {
-    /* Kernel names, interned once each (a launch then costs no allocation): the hash of the
-     * text -> the copy (names with equal hashes are told apart by their text). */
-    cc_hashmap names;
+    cc_strtab *names; /* kernel names, interned once each: a launch then costs no allocation */
     uint64_t forgotten;
     tentative_sync tentative[TENTATIVE_MAX]; /* synchronous copies not known to have returned */
     size_t ntentative;         /* how many of them are active */
-    const char *last_name, *last_interned; /* the previous launch's name (pointers repeat) */
     cc_inflight_launch *pending;
     size_t npending, cap;
     stream_info *streams;
@@ -59,49 +56,29 @@ struct cc_inflight {
     size_t nevents, ecap;
 };
 
-cc_inflight *cc_inflight_new(void) { return calloc(1, sizeof(cc_inflight)); }
+cc_inflight *cc_inflight_new(void) {
+    cc_inflight *t = calloc(1, sizeof(cc_inflight));
+    if (t && !(t->names = cc_strtab_new())) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
 
 void cc_inflight_free(cc_inflight *t) {
     if (!t) return;
-    size_t it = 0;
-    for (cc_hashmap_slot *s; (s = cc_hashmap_next(&t->names, &it)) != NULL;)
-        free((char *)(uintptr_t)s->value);
-    cc_hashmap_free(&t->names);
+    cc_strtab_free(t->names);
     free(t->pending);
     free(t->streams);
     free(t->events);
     free(t);
 }
 
-static const char *intern_slow(cc_inflight *t, const char *name);
-
 /* The live agent passes the driver's own name pointer, the same for every launch of a kernel:
- * a repeat costs a compare with the interned copy, no hashing. (The text is compared too: memory
- * of an unloaded module may be reused for another name.) */
+ * a repeat costs a compare with the interned copy, no hashing (core/strtab.h). */
 static const char *intern(cc_inflight *t, const char *name) {
-    if (!name) name = "";
-    if (name == t->last_name && t->last_interned && strcmp(name, t->last_interned) == 0)
-        return t->last_interned;
-    const char *r = intern_slow(t, name);
-    t->last_name = name;
-    t->last_interned = r;
-    return r;
-}
-
-static const char *intern_slow(cc_inflight *t, const char *name) {
-    uint64_t h = cc_hash_str(name);
-    size_t cursor = 0;
-    for (uint64_t *v; (v = cc_hashmap_find_next(&t->names, h, &cursor)) != NULL;) {
-        const char *known = (const char *)(uintptr_t)*v;
-        if (strcmp(known, name) == 0) return known;
-    }
-    char *copy = strdup(name);
-    if (!copy) return "";
-    if (cc_hashmap_add(&t->names, h, (uintptr_t)copy) != 0) {
-        free(copy);
-        return "";
-    }
-    return copy;
+    const char *r = cc_strtab_intern(t->names, name, NULL);
+    return r ? r : "";
 }
 
 static stream_info *get_stream(cc_inflight *t, uint64_t id) {

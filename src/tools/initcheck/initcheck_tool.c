@@ -59,6 +59,7 @@ static void ic_on_exit(void *state)
     ic_write_note(s);
     ic_regions_free(s);
     cc_demangle_cache_free(s->names);
+    cc_checked_launches_free(&s->checked);
     free(s);
 }
 

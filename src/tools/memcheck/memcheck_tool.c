@@ -91,6 +91,7 @@ static void mc_on_exit(void *state)
     mc_unread_free(s);
     mc_suballoc_free(s);
     cc_async_errors_free(s->async_errors);
+    cc_checked_launches_free(&s->checked);
     cc_allocmap_free(s->allocs);
     cc_modvar_map_free(s->vars);
     free(s);

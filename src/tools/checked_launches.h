@@ -21,7 +21,8 @@ typedef struct cc_checked_launches {
     uint64_t kernels_overflow; /* launches not counted per kernel: the table was full */
     uint64_t nlaunches, ninstrumented;
     /* The names seen: a launch naming its kernel by the same pointer as before is not hashed
-     * again (core/strtab.h). NULL (out of memory): every name is hashed. */
+     * again (core/strtab.h; one allocation per distinct name, while the kernels table has room).
+     * NULL (out of memory): every name is hashed. */
     cc_strtab *names;
 } cc_checked_launches;
 

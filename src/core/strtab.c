@@ -7,7 +7,9 @@
 #include "core/hash.h"
 #include "core/hashmap.h"
 
-#define CC_STRTAB_MEMO 512 /* direct-mapped by pointer: a PyTorch step launches a few hundred kernels */
+#define CC_STRTAB_MEMO_BITS 9 /* 512 pointers, direct-mapped: a PyTorch step launches a few
+                                * hundred kernels */
+#define CC_STRTAB_MEMO (1u << CC_STRTAB_MEMO_BITS)
 
 typedef struct cc_strtab_entry {
     uint64_t hash;
@@ -42,7 +44,7 @@ void cc_strtab_free(cc_strtab *t)
 
 static size_t memo_way(const char *s)
 {
-    return (size_t)(((uint64_t)(uintptr_t)s * 0x9E3779B97F4A7C15ull) >> 55) & (CC_STRTAB_MEMO - 1);
+    return (size_t)(((uint64_t)(uintptr_t)s * 0x9E3779B97F4A7C15ull) >> (64 - CC_STRTAB_MEMO_BITS));
 }
 
 static const cc_strtab_entry *find_or_add(cc_strtab *t, const char *s, uint64_t h)

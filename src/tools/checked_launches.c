@@ -25,8 +25,9 @@ void cc_checked_launches_add(cc_checked_launches *c, const char *name, int instr
     /* Names are interned while the table has room for another kernel: the copies stay as
      * bounded as the table (past it, each name is hashed). */
     uint64_t h = 0;
-    if (c->names == NULL || c->kernels.count >= CC_CHECKED_KERNEL_TABLE ||
-        cc_strtab_intern(c->names, name, &h) == NULL) {
+    if (c->names != NULL && c->kernels.count < CC_CHECKED_KERNEL_TABLE) {
+        (void)cc_strtab_intern(c->names, name, &h); /* sets h, out of memory too */
+    } else {
         h = cc_hash_str(name != NULL ? name : "");
     }
     /* launches that ran checked, by the hash of the kernel's name; NULL: table full */

@@ -115,10 +115,14 @@ static void make_event(cc_event *ev, uint32_t t, uint64_t seq)
 static void *produce(void *arg)
 {
     producer *pr = arg;
-    cc_event evs[2];
+    cc_event evs[11];
     for (uint64_t seq = 0; seq < pr->count;) {
-        /* Pairs through cc_pipe_push(…, 2) half the time. */
-        size_t k = (seq % 2 == 0 && seq + 1 < pr->count) ? 2 : 1;
+        /* Runs of 1 to 11 events through one cc_pipe_push, some longer than half a 16-slot ring
+         * (queued in parts), some broken by events handed on at once. */
+        size_t k = 1 + (size_t)(seq % 11);
+        if (k > pr->count - seq) {
+            k = (size_t)(pr->count - seq);
+        }
         for (size_t i = 0; i < k; i++) {
             make_event(&evs[i], pr->id, seq + i);
         }

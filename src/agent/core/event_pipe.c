@@ -181,22 +181,26 @@ static void cc_pipe_direct(cc_pipe *p, const cc_event *ev)
     atomic_fetch_add_explicit(&p->direct, 1, memory_order_relaxed);
 }
 
-static void cc_pipe_enqueue(cc_pipe *p, const cc_event *ev)
+/* Queues evs[0..n) (1 <= n <= size / 2) in consecutive positions claimed with one
+ * compare-and-swap: a launch and its access set cost one claim, not one per event. Slots are
+ * freed in order, so the run's last slot free for this lap means all of them are. */
+static void cc_pipe_enqueue(cc_pipe *p, const cc_event *evs, size_t n)
 {
     uint64_t pos = atomic_load_explicit(&p->tail, memory_order_relaxed);
-    cc_pipe_slot *s;
     for (;;) {
-        s = &p->slots[pos & p->mask];
-        uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-        int64_t diff = (int64_t)(seq - pos);
-        if (diff == 0) {
-            if (atomic_compare_exchange_weak_explicit(&p->tail, &pos, pos + 1,
+        uint64_t first = atomic_load_explicit(&p->slots[pos & p->mask].seq,
+                                              memory_order_acquire);
+        uint64_t last = atomic_load_explicit(&p->slots[(pos + n - 1) & p->mask].seq,
+                                             memory_order_acquire);
+        if (first == pos && last == pos + n - 1) {
+            if (atomic_compare_exchange_weak_explicit(&p->tail, &pos, pos + n,
                                                       memory_order_relaxed,
                                                       memory_order_relaxed)) {
                 break;
             }
-        } else if (diff < 0) {
-            /* Full: the slot still holds the event of the previous lap. Hand on what is queued
+        } else if ((int64_t)(first - pos) < 0 ||
+                   (first == pos && (int64_t)(last - (pos + n - 1)) < 0)) {
+            /* Full: a slot still holds the event of the previous lap. Hand on what is queued
              * here rather than wait for the thread. */
             atomic_fetch_add_explicit(&p->full_waits, 1, memory_order_relaxed);
             cc_pipe_drain(p);
@@ -205,12 +209,15 @@ static void cc_pipe_enqueue(cc_pipe *p, const cc_event *ev)
             pos = atomic_load_explicit(&p->tail, memory_order_relaxed);
         }
     }
-    s->ev = *ev;
-    atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
-    /* Half full: wake the thread rather than let it sleep out its interval. Looked at every 64th
-     * position only: `head` is the thread's cache line. */
-    if ((pos & 63) == 0 &&
-        pos - atomic_load_explicit(&p->head, memory_order_relaxed) >= p->size / 2) {
+    for (size_t i = 0; i < n; i++) {
+        cc_pipe_slot *s = &p->slots[(pos + i) & p->mask];
+        s->ev = evs[i];
+        atomic_store_explicit(&s->seq, pos + i + 1, memory_order_release);
+    }
+    /* Half full: wake the thread rather than let it sleep out its interval. Looked at when the
+     * run crosses a multiple of 64 only: `head` is the thread's cache line. */
+    if (((pos + n - 1) & ~(uint64_t)63) != ((pos - 1) & ~(uint64_t)63) &&
+        pos + n - atomic_load_explicit(&p->head, memory_order_relaxed) >= p->size / 2) {
         pthread_mutex_lock(&p->wake_lock);
         pthread_cond_signal(&p->wake);
         pthread_mutex_unlock(&p->wake_lock);
@@ -220,12 +227,19 @@ static void cc_pipe_enqueue(cc_pipe *p, const cc_event *ev)
 void cc_pipe_push(cc_pipe *p, const cc_event *evs, size_t n)
 {
     int running = atomic_load_explicit(&p->running, memory_order_acquire);
-    for (size_t i = 0; i < n; i++) {
-        if (running && cc_pipe_queueable(&evs[i])) {
-            cc_pipe_enqueue(p, &evs[i]);
-        } else {
+    size_t max_run = (size_t)(p->size / 2);
+    for (size_t i = 0; i < n;) {
+        if (!running || !cc_pipe_queueable(&evs[i])) {
             cc_pipe_direct(p, &evs[i]);
+            i++;
+            continue;
         }
+        size_t k = 1; /* the run of queueable events from i */
+        while (i + k < n && k < max_run && cc_pipe_queueable(&evs[i + k])) {
+            k++;
+        }
+        cc_pipe_enqueue(p, &evs[i], k);
+        i += k;
     }
 }
 

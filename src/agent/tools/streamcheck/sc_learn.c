@@ -30,6 +30,7 @@ static struct {
     uint8_t kernel_nccl[CC_SC_KERNELS]; /* 0: not looked at, 1: not NCCL's, 2: NCCL's */
     size_t nkernels;
     uint64_t no_room, learned_dropped;
+    int memo; /* the thread's memo of settled plans is asked (CUCHECK_SC_MEMO=0: no) */
 } cc_sc = {.mode = CC_SC_MODE_API};
 
 _Thread_local cc_sc_plan cc_sc_plan_cur;
@@ -50,6 +51,8 @@ void cc_sc_learn_init(uint32_t mode)
     if (v != NULL && strcmp(v, "0") == 0) {
         cc_sc.policy.untouched_inferred = 0;
     }
+    v = cc_knob_get(CC_KNOB_SC_MEMO);
+    cc_sc.memo = v == NULL || strcmp(v, "0") != 0;
 }
 
 int cc_sc_untouched_inferred(void)
@@ -197,7 +200,7 @@ int cc_sc_learn_settled_hit(const Sanitizer_LaunchData *d)
 {
     cc_sc_plan *p = &cc_sc_plan_cur;
     p->memo_ready = 0;
-    if (cc_sc.mode != CC_SC_MODE_DEFAULT || d->function == NULL) {
+    if (cc_sc.mode != CC_SC_MODE_DEFAULT || !cc_sc.memo || d->function == NULL) {
         return 0;
     }
     uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;

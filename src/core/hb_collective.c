@@ -25,7 +25,7 @@ void cc_hb_collective(cc_hb *hb, const cc_event *ev)
     cc_hb_op *op = cc_hb_op_on_stream(hb, s, CC_HB_OP_COLLECTIVE, t->tid);
     if (!op) return;
     op->callsite = c->callsite;
-    op->name = strdup(cc_nccl_api_name(c->op));
+    op->name = cc_nccl_api_name(c->op);
     const hb_ctxdev *cd = cc_hb_ctxdev_find(hb, c->context);
     if (cd && cd->known) op->device = cd->device;
     if (c->sendbuff == c->recvbuff && c->send_bytes == c->recv_bytes) {

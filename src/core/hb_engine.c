@@ -12,6 +12,11 @@ cc_hb *cc_hb_new(const cc_hb_config *cfg)
     cc_hb *hb = calloc(1, sizeof *hb);
     if (!hb) return NULL;
     hb->cfg = *cfg;
+    hb->names = cc_strtab_new();
+    if (!hb->names) {
+        free(hb);
+        return NULL;
+    }
     return hb;
 }
 
@@ -23,6 +28,7 @@ void cc_hb_free(cc_hb *hb)
     cc_hb_free_shadow(hb);
     cc_hb_free_ops(hb);
     cc_hb_free_actors(hb);
+    cc_strtab_free(hb->names);
     free(hb);
 }
 
@@ -94,7 +100,7 @@ static void on_launch(cc_hb *hb, const cc_event *ev)
     if (!op) return;
     op->id = l->launch_id;
     op->callsite = l->callsite;
-    op->name = strdup(l->name ? l->name : "");
+    op->name = cc_strtab_intern(hb->names, l->name, NULL);
     /* the device of the launch's context where a CONTEXT_CREATE said it, else the launch's */
     const hb_ctxdev *cd = cc_hb_ctxdev_find(hb, l->context);
     op->device = cd && cd->known ? cd->device : l->device;

@@ -46,7 +46,8 @@ typedef struct cc_hb_op {
     uint64_t graph_exec, graph_node; /* graph nodes */
     uint32_t copy_dir;     /* memcpy: cc_copy_dir as resolved */
     uint32_t library;      /* cc_nvlib that created its stream */
-    char *name;            /* kernel name, NCCL API name (owned), or NULL */
+    const char *name;      /* kernel name (interned: lives as long as the engine), NCCL API
+                            * name (static), or NULL */
     uint32_t refs;
 } cc_hb_op;
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/hb_engine.h"
+#include "core/strtab.h"
 
 #define HB_LAUNCH_RING 16384u  /* access events may name one of the last this many launches */
 #define HB_HOSTFN_RING 256u
@@ -117,6 +118,7 @@ struct cc_hb {
     uint64_t pairs[HB_PAIR_MEMORY][3]; /* op seq, op seq, allocation base */
     uint32_t pair_next;
     int python;
+    cc_strtab *names; /* kernel names of ops, one copy each (a launch no longer copies one) */
 };
 
 /* ---- hb_streams.c ---- */

@@ -70,7 +70,6 @@ void cc_hb_op_unref(cc_hb_op *op)
 {
     if (!op || --op->refs > 0) return;
     cc_hb_vc_free(&op->vc);
-    free(op->name);
     free(op);
 }
 

@@ -1,5 +1,5 @@
-/* The per-thread memo of settled access sets (plan_cache.h): 4,096 sets of two ways, the newer
- * entry first; a key stored again replaces its entry, whatever its generations. */
+/* The per-thread memo of settled access sets (plan_cache.h): 4,096 sets of two ways, the older
+ * way replaced; a key stored again replaces its own entry, whatever its generations. */
 #include "core/plan_cache.h"
 
 #include <pthread.h>
@@ -10,17 +10,22 @@
 
 #define CC_PLAN_SETS 4096u /* a launch-bound step's 2,500 distinct launches nearly all fit */
 
-typedef struct cc_plan_entry {
+/* Keys apart from plans: a lookup reads one set's two keys (two cache lines), a hit one plan. */
+typedef struct cc_plan_tag {
     cc_plan_key key;
-    unsigned gens[2];
-    int used;
-    cc_plan plan;
-} cc_plan_entry;
+    unsigned gens[2]; /* gens[0] 0: empty (the decided-launch generation is never 0) */
+} cc_plan_tag;
+
+typedef struct cc_plan_table {
+    cc_plan_tag tags[CC_PLAN_SETS][2];
+    uint8_t recent[CC_PLAN_SETS]; /* the way hit or stored last */
+    cc_plan plans[CC_PLAN_SETS][2];
+} cc_plan_table;
 
 _Static_assert(sizeof(cc_plan_key) == sizeof(void *) + 8 * sizeof(uint32_t) + sizeof(uint64_t),
                "cc_plan_key has no padding: keys compare with memcmp");
 
-static _Thread_local cc_plan_entry (*cc_plan_tab)[2];
+static _Thread_local cc_plan_table *cc_plan_tab;
 static pthread_key_t cc_plan_tab_key;
 static pthread_once_t cc_plan_tab_once = PTHREAD_ONCE_INIT;
 static int cc_plan_tab_key_ok;
@@ -46,26 +51,24 @@ static uint32_t set_of(const cc_plan_key *k)
     return (uint32_t)(h % CC_PLAN_SETS);
 }
 
-static int entry_is(const cc_plan_entry *e, const cc_plan_key *k, const unsigned gens[2])
+static int same_key(const cc_plan_tag *t, const cc_plan_key *k)
 {
-    return e->used && e->gens[0] == gens[0] && e->gens[1] == gens[1] &&
-           memcmp(&e->key, k, sizeof *k) == 0;
+    return t->gens[0] != 0 && memcmp(&t->key, k, sizeof *k) == 0;
 }
 
 const cc_plan *cc_plan_find(const cc_plan_key *k, const unsigned gens[2])
 {
-    if (cc_plan_tab == NULL) {
+    cc_plan_table *t = cc_plan_tab;
+    if (t == NULL) {
         return NULL;
     }
-    cc_plan_entry *set = cc_plan_tab[set_of(k)];
-    if (entry_is(&set[0], k, gens)) {
-        return &set[0].plan;
-    }
-    if (entry_is(&set[1], k, gens)) {
-        cc_plan_entry hit = set[1]; /* the newer first */
-        set[1] = set[0];
-        set[0] = hit;
-        return &set[0].plan;
+    uint32_t set = set_of(k);
+    for (unsigned w = 0; w < 2; w++) {
+        const cc_plan_tag *g = &t->tags[set][w];
+        if (g->gens[0] == gens[0] && g->gens[1] == gens[1] && same_key(g, k)) {
+            t->recent[set] = (uint8_t)w;
+            return &t->plans[set][w];
+        }
     }
     return NULL;
 }
@@ -73,7 +76,7 @@ const cc_plan *cc_plan_find(const cc_plan_key *k, const unsigned gens[2])
 int cc_plan_store(const cc_plan_key *k, const unsigned gens[2], const cc_al_access *acc,
                   size_t n)
 {
-    if (n > CC_PLAN_ACCESSES || k->function == NULL) {
+    if (n > CC_PLAN_ACCESSES || k->function == NULL || gens[0] == 0) {
         return -1;
     }
     if (cc_plan_tab == NULL) {
@@ -81,24 +84,25 @@ int cc_plan_store(const cc_plan_key *k, const unsigned gens[2], const cc_al_acce
         if (!cc_plan_tab_key_ok) {
             return -1;
         }
-        cc_plan_tab = calloc(CC_PLAN_SETS, sizeof *cc_plan_tab);
-        if (cc_plan_tab == NULL) {
+        cc_plan_table *t = calloc(1, sizeof *t);
+        if (t == NULL) {
             return -1;
         }
-        pthread_setspecific(cc_plan_tab_key, cc_plan_tab); /* freed at the thread's exit */
+        cc_plan_tab = t;
+        pthread_setspecific(cc_plan_tab_key, t); /* freed at the thread's exit */
     }
-    cc_plan_entry *set = cc_plan_tab[set_of(k)];
-    cc_plan_entry *e = &set[0];
-    if (set[1].used && memcmp(&set[1].key, k, sizeof *k) == 0) {
-        set[1] = set[0]; /* the key's older entry goes */
-    } else if (!set[0].used || memcmp(&set[0].key, k, sizeof *k) != 0) {
-        set[1] = set[0]; /* another key: the older way goes */
-    }
-    e->key = *k;
-    e->gens[0] = gens[0];
-    e->gens[1] = gens[1];
-    e->used = 1;
-    e->plan.n = (uint32_t)n;
-    memcpy(e->plan.acc, acc, n * sizeof *acc);
+    cc_plan_table *t = cc_plan_tab;
+    uint32_t set = set_of(k);
+    /* The key's own way if it has one (whatever its generations), else the older way. */
+    unsigned w = same_key(&t->tags[set][0], k) ? 0u
+                 : same_key(&t->tags[set][1], k) ? 1u
+                                                 : 1u - t->recent[set];
+    cc_plan_tag *g = &t->tags[set][w];
+    g->key = *k;
+    g->gens[0] = gens[0];
+    g->gens[1] = gens[1];
+    t->plans[set][w].n = (uint32_t)n;
+    memcpy(t->plans[set][w].acc, acc, n * sizeof *acc);
+    t->recent[set] = (uint8_t)w;
     return 0;
 }

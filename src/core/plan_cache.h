@@ -32,7 +32,8 @@ typedef struct cc_plan {
 /* The plan this thread stored for k under the generations gens, or NULL. */
 const cc_plan *cc_plan_find(const cc_plan_key *k, const unsigned gens[2]);
 /* This thread remembers acc[0..n) for k under gens (read before the decision was made, so that
- * a change during it makes the entry stale). 0 stored; -1 not (n too large, no memory). */
+ * a change during it makes the entry stale; gens[0] is never 0). 0 stored; -1 not (n too large,
+ * no memory). */
 int cc_plan_store(const cc_plan_key *k, const unsigned gens[2], const cc_al_access *acc,
                   size_t n);
 

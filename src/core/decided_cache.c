@@ -57,11 +57,6 @@ void cc_decided_invalidate(void)
     }
 }
 
-unsigned cc_decided_generation(void)
-{
-    return atomic_load_explicit(&cc_decided_gen, memory_order_acquire);
-}
-
 void cc_decided_mark_steady(void)
 {
     cc_decided_steady_flag = 1;

@@ -27,10 +27,6 @@ int cc_decided_hit(const cc_decided_key *k);
 void cc_decided_remember(const cc_decided_key *k);
 /* Every thread's remembered launches are forgotten (lock held). */
 void cc_decided_invalidate(void);
-/* The current generation: a client's own memo of settled launches (core/plan_cache.h) keeps it
- * with each entry, read before the decision, so that whatever invalidates this table makes its
- * entries stale too. */
-unsigned cc_decided_generation(void);
 
 /* A client's decide marks its "no" for the launch being decided as steady; the manager reads and
  * clears the mark after the call. */

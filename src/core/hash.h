@@ -1,7 +1,6 @@
 /* The hash functions of cucheck, header-only (the agent's files and the tools use them alike):
  * a 64-bit mix of one integer (every output bit depends on every input bit), a cheap key for a
- * pair of handles, a combiner for sequences of integers (stacks of return addresses), a
- * four-lane hash of a block of bytes (per-launch keys),
+ * pair of handles, a combiner for sequences of integers (stacks of return addresses),
  * and FNV-1a over bytes and strings, which can be continued over several fields. Every hash
  * table key derived from a string, a pair of handles or a record is made with these.
  * cc_hash_str values are part of reports (SARIF fingerprints, report_sarif.c): they must not
@@ -57,37 +56,6 @@ static inline uint64_t cc_hash_more(uint64_t h, const void *data, size_t n)
 static inline uint64_t cc_hash_bytes(const void *data, size_t n)
 {
     return cc_hash_more(CC_HASH_SEED, data, n);
-}
-
-/* A hash of n bytes for per-launch keys (a kernel's laid-out arguments, tens to hundreds of
- * bytes): four independent lanes of 8-byte words, so that the multiplies overlap instead of
- * forming one chain, then the tail and the length, finished with cc_hash_u64. Not stored
- * anywhere lasting: it may change. */
-static inline uint64_t cc_hash_block(const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    uint64_t lane[4] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
-                        0x27D4EB2F165667C5ull};
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        for (int k = 0; k < 4; k++) {
-            uint64_t w;
-            __builtin_memcpy(&w, p + i + 8 * (size_t)k, 8);
-            lane[k] = (lane[k] ^ w) * 0x9FB21C651E98DF25ull;
-            lane[k] ^= lane[k] >> 29;
-        }
-    }
-    uint64_t h = cc_hash_combine(cc_hash_pair(lane[0], lane[1]), cc_hash_pair(lane[2], lane[3]));
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        __builtin_memcpy(&w, p + i, 8);
-        h = cc_hash_combine(h, w);
-    }
-    uint64_t tail = 0;
-    for (size_t b = 0; i < n; i++, b += 8) {
-        tail |= (uint64_t)p[i] << b;
-    }
-    return cc_hash_u64(cc_hash_combine(h, tail) ^ (uint64_t)n);
 }
 
 /* FNV-1a of a NUL-terminated string (its bytes without the NUL). */

@@ -117,8 +117,6 @@ static const char *cc_self_slot_name(unsigned slot)
     case CC_SELF_LAUNCH_GATE: return "launch decisions and bindings (inside launch callbacks)";
     case CC_SELF_PATCHED_UNCHECKED:
         return "launches run unchecked in a patched module (inside the decisions)";
-    case CC_SELF_MEMO_ASKED: return "streamcheck: the thread's memo of plans asked (in decisions)";
-    case CC_SELF_MEMO_HIT: return "streamcheck: of those, answered from the memo";
     case CC_SELF_PATCH: return "module patch calls (inside deferred patching, or at module load)";
     case CC_SELF_UNPATCH: return "module unpatch calls (inside deferred patching)";
     case CC_SELF_UNPATCH_READS: return "checked launches read back for an unpatch (in deferred)";

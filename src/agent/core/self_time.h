@@ -32,9 +32,7 @@ enum {
                                  * LAUNCH */
     CC_SELF_PATCHED_UNCHECKED = 32, /* inside LAUNCH_GATE: a launch run unchecked in a patched
                                      * module (its callback data cleared) */
-    CC_SELF_MEMO_ASKED = 33,        /* inside LAUNCH_GATE: streamcheck's memo of plans asked */
-    CC_SELF_MEMO_HIT = 34,          /* of those, answered (the count is what matters) */
-    CC_SELF_SLOTS = 35
+    CC_SELF_SLOTS = 33
 };
 
 extern int cc_self_time_on;

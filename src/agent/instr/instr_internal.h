@@ -92,14 +92,6 @@ typedef struct cc_instr_client {
      * launch in a patched module: such a node never runs checked (cc_instr_on_graph_kernel_node).
      * May be NULL: graph nodes never unpatch. */
     int (*may_unpatch)(const struct cc_instr_module *m);
-    /* Before the lock, for a launch the decided-launch table does not know: 1 if the client
-     * settled it from a memo of its own (streamcheck's plans, core/plan_cache.h), so it runs
-     * unbound without the lock or decide. May be NULL. */
-    int (*settled_hit)(const Sanitizer_LaunchData *d);
-    /* After decide said no, in a module that runs unpatched with no change waiting (the state a
-     * settled_hit relies on), with the lock held: the client may memoise its decision. May be
-     * NULL. */
-    void (*settled)(const Sanitizer_LaunchData *d);
     /* Fill the header for slot `slot` into hdr (dev_bytes, zeroed) from the manager's state,
      * host-side only (no driver or Sanitizer call: device work goes in prepare). 0 ok. */
     int (*fill)(struct cc_instr_ctx *c, int slot, const Sanitizer_LaunchData *d, void *hdr);

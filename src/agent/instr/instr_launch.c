@@ -361,14 +361,13 @@ static void launch_begin(cc_instr_state *g, const Sanitizer_LaunchData *d, cc_ev
     if (cc_cur.set && cc_cur.end_was_off) {
         launch_submitted(NULL, 0); /* bound with LAUNCH_END off, and no launch call's exit came */
     }
-    /* A kernel and shape this thread saw decided for good, in an unpatched module, or a launch
-     * the client's own memo settles (its arguments too): no lock. While launch-end callbacks
-     * may still go off, the quiet launches are counted below. */
+    /* A kernel and shape this thread saw decided for good, in an unpatched module: no lock.
+     * While launch-end callbacks may still go off, the quiet launches are counted below. */
     cc_decided_key key = {d->function,
                           {d->gridDim_x, d->gridDim_y, d->gridDim_z},
                           {d->blockDim_x, d->blockDim_y, d->blockDim_z}};
     if ((!__atomic_load_n(&g->end_on, __ATOMIC_RELAXED) || !g->end_may_go_off) &&
-        (cc_decided_hit(&key) || (g->client->settled_hit != NULL && g->client->settled_hit(d)))) {
+        cc_decided_hit(&key)) {
         return;
     }
     /* One round trip through the lock for the decision and the host-side binding (a checked
@@ -378,14 +377,8 @@ static void launch_begin(cc_instr_state *g, const Sanitizer_LaunchData *d, cc_ev
     pthread_mutex_lock(&g->lock);
     cc_instr_module *m = cc_instr_module_find(d->module);
     int want = g->client->decide(d, m, ev);
-    int steady = cc_decided_take_steady();
-    if (!want && module_settled(m)) {
-        if (steady) {
-            cc_decided_remember(&key);
-        }
-        if (g->client->settled != NULL) {
-            g->client->settled(d);
-        }
+    if (cc_decided_take_steady() && !want && module_settled(m)) {
+        cc_decided_remember(&key);
     }
     int patched = m != NULL && m->patched;
     /* With LAUNCH_END off this launch's end would not be seen: turn it on for the next ones and

@@ -6,8 +6,8 @@
  * The pair runs ROUNDS times with a device synchronize between rounds, so that in the default
  * mode the first rounds are instrumented and the later ones use learned access sets. Built with
  * -DCC_WARM=N, the same two launches first run N times in order on one stream (no race), so that
- * the launches are learned, launch-end callbacks go off and the rounds' sets come from the
- * launching thread's memo of plans (core/plan_cache.h). */
+ * the launches are learned and launch-end callbacks go off (after 4,096 quiet launches) before
+ * the rounds: the steady state of a long job. */
 #include "sc_common.h"
 
 #define ROUNDS 6

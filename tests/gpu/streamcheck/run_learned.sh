@@ -10,9 +10,8 @@
 #   halves.cu               two kernels on two streams write DISJOINT halves of one buffer:
 #                           clean in default/full; --mode api reports a race (false positive)
 #   halves.cu -DCC_OVERLAP  the racy twin (overlapping halves): race in every mode
-#   halves.cu -DCC_WARM     both twins after 3,000 ordered warm-up pairs: in the default mode
-#                           the rounds' sets come from the launching thread's memo of plans
-#                           (CUCHECK_SELF_TIME=1 counts its answers), still clean / still a race
+#   halves.cu -DCC_WARM     both twins after 3,000 ordered warm-up pairs (launch-end callbacks
+#                           off by the rounds, in the default mode): still clean / still a race
 #   reshape.cu              like halves.cu, but the launch shape changes half-way: clean in
 #                           --mode full; in the default mode both shapes are instrumented (the
 #                           module is unpatched, then re-patched) and both are learned, but the
@@ -54,8 +53,8 @@ build stream_race examples/stream_race.cu
 build stream_ok examples/stream_ok.cu
 build halves_ok $D/halves.cu
 build halves_race $D/halves.cu -DCC_OVERLAP
-build halves_memo_ok $D/halves.cu -DCC_WARM=3000
-build halves_memo_race $D/halves.cu -DCC_WARM=3000 -DCC_OVERLAP
+build halves_warm_ok $D/halves.cu -DCC_WARM=3000
+build halves_warm_race $D/halves.cu -DCC_WARM=3000 -DCC_OVERLAP
 build indirect $D/indirect.cu
 build reshape $D/reshape.cu
 
@@ -68,8 +67,7 @@ count() { grep -c "$1" "$2" 2>/dev/null || true; }
 #   events and no inferred ones), 'fallback:NAME' (the note names NAME as fallen back),
 #   'library:NAME' (the note counts races inside the NVIDIA library NAME, e.g. cuDNN),
 #   'relearn' (learned events, at least 4 instrumented launches: 2 per shape, and exactly 1
-#   inferred access event: the first launch of the second shape), 'memo' (learned events, and
-#   the self-time report, CUCHECK_SELF_TIME=1, counts launches answered from the memo), '-'
+#   inferred access event: the first launch of the second shape), '-'
 check() {
   local name=$1 mode=$2 kind=$3 extra=$4; shift 4
   local tag="$name.$mode" rep="$OUT/$name.$mode.json"
@@ -99,10 +97,6 @@ check() {
     relearn) if [ "${nl:-0}" -gt 0 ] && [ "${ninl:-0}" -ge 4 ] && [ "${nf:-0}" -eq 1 ]; then
             xv="relearn ok ($ninl instrumented, 1 inferred)"
           else xv="FAIL: relearn needs learned events, >= 4 instrumented launches ($ninl), 1 inferred ($nf)"; ok=1; fi ;;
-    memo) local nm; nm=$(grep -o 'answered from the memo *[0-9]*' "$OUT/$tag.log" 2>/dev/null |
-                         grep -o '[0-9]*$' | head -1)
-          if [ "${nl:-0}" -gt 0 ] && [ "${nm:-0}" -gt 0 ]; then xv="memo ok ($nm answered)"
-          else xv="FAIL: memo needs learned events and launches answered from it (${nm:-none})"; ok=1; fi ;;
     library:*) local l=${extra#library:}
           if grep -q "inside NVIDIA libraries not reported ($l " "$OUT/$tag.log" "$rep" 2>/dev/null
           then xv="$l-internal races counted ok"
@@ -129,10 +123,8 @@ for mode in default full; do
   extra=learned; [ $mode = full ] && extra=full
   check halves_ok $mode none $extra "$W/halves_ok"
   check halves_race $mode "$R;kernel=fill_half;other=fill_half" $extra "$W/halves_race"
-  [ $mode = default ] && extra=memo
-  CUCHECK_SELF_TIME=1 check halves_memo_ok $mode none $extra "$W/halves_memo_ok"
-  CUCHECK_SELF_TIME=1 check halves_memo_race $mode "$R;kernel=fill_half;other=fill_half" $extra \
-    "$W/halves_memo_race"
+  check halves_warm_ok $mode none $extra "$W/halves_warm_ok"
+  check halves_warm_race $mode "$R;kernel=fill_half;other=fill_half" $extra "$W/halves_warm_race"
   if [ $mode = full ]; then check reshape $mode none full "$W/reshape"
   else check reshape_known_fp $mode "$R;kernel=fill_part;other=fill_part" relearn "$W/reshape"; fi
   # round 0: peek (stream b) reads through the table what bump (stream a) writes through it

@@ -15,7 +15,6 @@
 #include "agent/tools/streamcheck/access_infer.h"
 #include "agent/core/agent.h"
 #include "core/allocmap.h"
-#include "core/hash.h"
 #include "core/grow.h"
 #include "core/hashmap.h"
 #include "core/ptr_infer.h"
@@ -49,19 +48,7 @@ static struct {
     } cache[CC_AX_CACHE];
     uint64_t launches, no_layout, dropped;
     unsigned char buf[CC_LAUNCH_PARAM_MAX]; /* a launch's arguments laid out (under the lock) */
-    atomic_uint generation; /* bumped when allocations or layouts change (cc_access_generation) */
 } cc_ax = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-/* Callers hold the lock: what a launch's pointer arguments resolve to may have changed. */
-static void cc_ax_changed(void)
-{
-    atomic_fetch_add_explicit(&cc_ax.generation, 1, memory_order_release);
-}
-
-unsigned cc_access_generation(void)
-{
-    return atomic_load_explicit(&cc_ax.generation, memory_order_acquire);
-}
 
 void cc_access_init(void)
 {
@@ -131,7 +118,6 @@ static void cc_ax_module_drop(CUmodule module)
             cc_ax_free_kernels(cc_ax.mods[i].kernels, cc_ax.mods[i].n);
             cc_ax.mods[i] = cc_ax.mods[--cc_ax.nmods];
             memset(cc_ax.cache, 0, sizeof cc_ax.cache);
-            cc_ax_changed();
             return;
         }
     }
@@ -161,7 +147,6 @@ static void cc_ax_module_loaded(const Sanitizer_ResourceModuleData *d)
         return;
     }
     *m = (cc_ax_module){d->module, c.k, c.n};
-    cc_ax_changed();
     pthread_mutex_unlock(&cc_ax.lock);
 }
 
@@ -206,7 +191,6 @@ static void cc_ax_alloc(const Sanitizer_ResourceMemoryData *d, uint32_t kind)
     r.context = cc_agent_handle_id(d->context);
     pthread_mutex_lock(&cc_ax.lock);
     cc_allocmap_add(cc_ax.allocs, &r);
-    cc_ax_changed();
     pthread_mutex_unlock(&cc_ax.lock);
 }
 
@@ -215,7 +199,6 @@ static void cc_ax_free(const Sanitizer_ResourceMemoryData *d)
     cc_alloc_rec gone;
     pthread_mutex_lock(&cc_ax.lock);
     cc_allocmap_remove(cc_ax.allocs, d->address, 0, &gone);
-    cc_ax_changed();
     pthread_mutex_unlock(&cc_ax.lock);
 }
 
@@ -242,7 +225,6 @@ void cc_access_on_resource(Sanitizer_CallbackId cbid, const void *data)
         const Sanitizer_ResourceContextData *d = data;
         pthread_mutex_lock(&cc_ax.lock);
         cc_allocmap_drop_context(cc_ax.allocs, cc_agent_handle_id(d->context));
-        cc_ax_changed();
         pthread_mutex_unlock(&cc_ax.lock);
         break;
     }
@@ -295,24 +277,6 @@ int cc_access_launch_words(const Sanitizer_LaunchData *d, cc_al_word *out, size_
     if (buf != NULL) {
         *n = cc_al_scan(buf, len, k != NULL ? k->slots : NULL, k != NULL ? k->nslots : 0,
                         cc_ax.allocs, out, cap, truncated);
-    }
-    pthread_mutex_unlock(&cc_ax.lock);
-    return buf != NULL;
-}
-
-int cc_access_launch_args_key(const Sanitizer_LaunchData *d, uint64_t *hash, uint32_t *len)
-{
-    void **params, **extra;
-    if (!cc_ax.active || !cc_launch_args_current(&params, &extra)) {
-        return 0;
-    }
-    pthread_mutex_lock(&cc_ax.lock);
-    const cc_ax_kernel *k = cc_ax_layout(d);
-    size_t n = 0;
-    const unsigned char *buf = cc_ax_param_buffer(k, params, extra, &n);
-    if (buf != NULL) {
-        *hash = cc_hash_block(buf, n);
-        *len = (uint32_t)n;
     }
     pthread_mutex_unlock(&cc_ax.lock);
     return buf != NULL;

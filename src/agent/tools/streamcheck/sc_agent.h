@@ -14,7 +14,6 @@
 #include <sanitizer.h>
 #include "cucheck/event.h"
 #include "core/access_learn.h"
-#include "core/plan_cache.h"
 
 #define CC_SC_MAX_ACC (2u * CC_AL_MAX_WORDS) /* learned access ranges of one launch */
 
@@ -34,14 +33,7 @@ typedef struct cc_sc_plan {
     size_t nwords;
     cc_al_word words[CC_AL_MAX_WORDS];
     size_t nacc;                    /* LEARNED: the access set */
-    uint32_t dropped;               /* LEARNED: accesses past acc[] */
     cc_al_access acc[CC_SC_MAX_ACC];
-    /* The memo's key and generations, read before the decision (cc_sc_learn_settled_hit), for
-     * cc_sc_learn_settled to store the plan under; memo_ready only for the launch being
-     * decided. */
-    int memo_ready;
-    cc_plan_key memo_key;
-    unsigned memo_gens[2];
 } cc_sc_plan;
 
 /* sc_learn.c. The functions marked "(locked)" run with cc_instr_g.lock held. */
@@ -51,13 +43,6 @@ uint32_t cc_sc_mode_get(void);      /* CC_SC_MODE_*; API when no client runs */
 int cc_sc_untouched_inferred(void); /* policy: untouched pointer arguments get inferred ranges */
 /* (locked) Decide for a launch in the default mode and set the plan. */
 cc_al_action cc_sc_learn_decide(const Sanitizer_LaunchData *d);
-/* Without the lock, before the decision (cc_instr_client.settled_hit): 1 if the thread's memo of
- * plans (core/plan_cache.h) holds this launch's learned set under the current generations (the
- * plan is then set); 0 and the memo's key kept for cc_sc_learn_settled otherwise. */
-int cc_sc_learn_settled_hit(const Sanitizer_LaunchData *d);
-/* (locked) decide said no in a settled module (cc_instr_client.settled): a learned set whole in
- * the plan is memoised. */
-void cc_sc_learn_settled(const Sanitizer_LaunchData *d);
 /* (locked) Learn from an instrumented launch of the plan's kernel and shape. */
 void cc_sc_learn_observe(cc_al_kernel *k, cc_al_shape *s, const char *kernel_name,
                          const cc_al_word *words, size_t nwords, const cc_al_range *ranges,
@@ -72,12 +57,6 @@ int cc_sc_after_launch(const cc_event *launch, const cc_al_word **words, size_t 
  * words are then complete unless *truncated), 0 if not (no layout, or not a call we read). */
 int cc_access_launch_words(const Sanitizer_LaunchData *d, cc_al_word *out, size_t cap,
                            size_t *n, int *truncated);
-/* access_infer.c: the same launch's arguments laid out and hashed (cc_hash_block) for the
- * thread's memo of plans (core/plan_cache.h); 1 if known. */
-int cc_access_launch_args_key(const Sanitizer_LaunchData *d, uint64_t *hash, uint32_t *len);
-/* access_infer.c: changes whenever allocations or parameter layouts do (what a launch's
- * pointer arguments resolve to). */
-unsigned cc_access_generation(void);
 
 /* sc_client.c: streamcheck's client of the instrumentation manager for mode (CC_SC_MODE_DEFAULT
  * or CC_SC_MODE_FULL; --mode api instruments nothing and has none). */

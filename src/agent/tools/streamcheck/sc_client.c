@@ -1,7 +1,6 @@
 /* streamcheck's client of the instrumentation manager (instr_internal.h, sc_agent.h): the
  * cc_sc_global_access patch; the launch policy (--mode full: every launch; default: as
- * sc_learn.c decides, with modules unpatched once their kernels are learned, and its launches
- * that settle from the thread's memo of plans before the manager's lock); the cc_sc_launch
+ * sc_learn.c decides, with modules unpatched once their kernels are learned); the cc_sc_launch
  * header, whose per-allocation accumulators (device memory, one per table entry, zeroed on the
  * launch's stream) grow with the allocation table; and the drain at LAUNCH_END: the accumulators
  * are read back, each accessed allocation becomes CC_ACCESS_SRC_INSTRUMENTED events of the
@@ -236,8 +235,6 @@ static const cc_instr_client cc_sc_client = {
     .host_bytes = 0,
     .decide = sc_decide,
     .may_unpatch = sc_may_unpatch,
-    .settled_hit = cc_sc_learn_settled_hit,
-    .settled = cc_sc_learn_settled,
     .fill = sc_fill,
     .prepare = sc_prepare,
     .unbound = sc_unbound,

@@ -7,10 +7,7 @@
 #include "agent/core/agent.h"
 #include "agent/tools/streamcheck/sc_agent.h"
 #include "agent/core/agent_knobs.h"
-#include "agent/core/self_time.h"
-#include "core/decided_cache.h"
 #include "core/hashmap.h"
-#include <stdatomic.h>
 
 #define CC_SC_KERNELS 8192  /* kernels (functions) with learning state */
 #define CC_SC_SHAPES 16384  /* launch shapes with facts */
@@ -30,14 +27,9 @@ static struct {
     uint8_t kernel_nccl[CC_SC_KERNELS]; /* 0: not looked at, 1: not NCCL's, 2: NCCL's */
     size_t nkernels;
     uint64_t no_room, learned_dropped;
-    int memo; /* the thread's memo of settled plans is asked (CUCHECK_SC_MEMO=0: no) */
 } cc_sc = {.mode = CC_SC_MODE_API};
 
 _Thread_local cc_sc_plan cc_sc_plan_cur;
-
-/* Bumped whenever learned facts change (cc_sc_learn_observe): memoised plans made before are
- * stale. */
-static atomic_uint cc_sc_facts_gen;
 
 /* CUCHECK_SC_UNTOUCHED=0: a pointer argument whose allocation no instrumented access touched is
  * taken as not accessed (by default it gets the inferred range: TMA loads and stores are
@@ -51,8 +43,6 @@ void cc_sc_learn_init(uint32_t mode)
     if (v != NULL && strcmp(v, "0") == 0) {
         cc_sc.policy.untouched_inferred = 0;
     }
-    v = cc_knob_get(CC_KNOB_SC_MEMO);
-    cc_sc.memo = v == NULL || strcmp(v, "0") != 0;
 }
 
 int cc_sc_untouched_inferred(void)
@@ -171,84 +161,20 @@ cc_al_action cc_sc_learn_decide(const Sanitizer_LaunchData *d)
         cc_sc.no_room++;
     }
     p->action = cc_al_decide(k, s, &cc_sc.policy);
-    p->dropped = 0;
     if (p->action == CC_AL_LEARNED) {
-        p->nacc = cc_al_apply(s, p->words, p->nwords, p->acc, CC_SC_MAX_ACC, &p->dropped);
-        cc_sc.learned_dropped += p->dropped;
+        uint32_t dropped = 0;
+        p->nacc = cc_al_apply(s, p->words, p->nwords, p->acc, CC_SC_MAX_ACC, &dropped);
+        cc_sc.learned_dropped += dropped;
     }
     p->kernel = k;
     p->shape = s;
     return p->action;
 }
 
-static void settled_hit_key(const Sanitizer_LaunchData *d, cc_plan_key *key, unsigned gens[2])
-{
-    memset(key, 0, sizeof *key);
-    key->function = d->function;
-    key->grid[0] = d->gridDim_x;
-    key->grid[1] = d->gridDim_y;
-    key->grid[2] = d->gridDim_z;
-    key->block[0] = d->blockDim_x;
-    key->block[1] = d->blockDim_y;
-    key->block[2] = d->blockDim_z;
-    gens[0] = cc_decided_generation();
-    gens[1] = cc_access_generation() + atomic_load_explicit(&cc_sc_facts_gen,
-                                                            memory_order_acquire);
-}
-
-int cc_sc_learn_settled_hit(const Sanitizer_LaunchData *d)
-{
-    cc_sc_plan *p = &cc_sc_plan_cur;
-    p->memo_ready = 0;
-    if (cc_sc.mode != CC_SC_MODE_DEFAULT || !cc_sc.memo || d->function == NULL) {
-        return 0;
-    }
-    uint64_t t0 = cc_self_time_on ? cc_self_time_now() : 0;
-    cc_plan_key key;
-    unsigned gens[2];
-    settled_hit_key(d, &key, gens); /* the generations first: a change after them is a miss */
-    const cc_plan *hit = NULL;
-    if (cc_access_launch_args_key(d, &key.args_hash, &key.args_len)) {
-        hit = cc_plan_find(&key, gens);
-        if (hit == NULL) {
-            p->memo_key = key;
-            p->memo_gens[0] = gens[0];
-            p->memo_gens[1] = gens[1];
-            p->memo_ready = 1;
-        }
-    }
-    if (hit != NULL) {
-        p->set = 1;
-        p->bound = 0;
-        p->action = CC_AL_LEARNED;
-        p->kernel = NULL;
-        p->shape = NULL;
-        p->nwords = 0;
-        p->dropped = 0;
-        p->nacc = hit->n;
-        memcpy(p->acc, hit->acc, hit->n * sizeof p->acc[0]);
-    }
-    if (t0 != 0) {
-        cc_self_time_add(hit != NULL ? CC_SELF_MEMO_HIT : CC_SELF_MEMO_ASKED, t0);
-    }
-    return hit != NULL;
-}
-
-void cc_sc_learn_settled(const Sanitizer_LaunchData *d)
-{
-    cc_sc_plan *p = &cc_sc_plan_cur;
-    if (p->memo_ready && p->set && p->action == CC_AL_LEARNED && p->dropped == 0 &&
-        p->memo_key.function == d->function) {
-        (void)cc_plan_store(&p->memo_key, p->memo_gens, p->acc, p->nacc);
-    }
-    p->memo_ready = 0;
-}
-
 void cc_sc_learn_observe(cc_al_kernel *k, cc_al_shape *s, const char *kernel_name,
                          const cc_al_word *words, size_t nwords, const cc_al_range *ranges,
                          size_t nranges, uint64_t outside, uint64_t outside_first)
 {
-    atomic_fetch_add_explicit(&cc_sc_facts_gen, 1, memory_order_release);
     uint32_t was_fallback = k->fallback;
     uint64_t stray_at = 0;
     if (cc_al_observe(k, s, &cc_sc.policy, words, nwords, ranges, nranges, outside,
@@ -269,7 +195,6 @@ int cc_sc_after_launch(const cc_event *launch, const cc_al_word **words, size_t 
     int full = cc_sc.mode == CC_SC_MODE_FULL;
     *words = p->words;
     *nwords = 0;
-    p->memo_ready = 0; /* the memo's key was this launch's only */
     if (!p->set) {
         return full; /* no decision was made (no client): inferred, except in --mode full */
     }

@@ -172,10 +172,10 @@ void cc_agent_events_report(void)
     cc_pipe_stats st;
     cc_pipe_get_stats(cc_pipe_g, &st);
     fprintf(stderr, "cucheck:   event thread: %llu event(s) queued, analysed in %.3f ms off the "
-                    "program's threads; %llu handed on at once, %llu time(s) a program thread "
-                    "drained the queue first, %llu time(s) the queue was full\n",
-            st.queued, (double)st.handled_ns / 1e6, st.direct, st.drains_by_producers,
-            st.full_waits);
+                    "program's threads in %llu wake-ups; %llu handed on at once, %llu time(s) a "
+                    "program thread drained the queue first, %llu time(s) the queue was full\n",
+            st.queued, (double)st.handled_ns / 1e6, st.wakeups, st.direct,
+            st.drains_by_producers, st.full_waits);
 }
 
 void cc_agent_emit_accesses(uint64_t launch_id, uint32_t source, const cc_al_access *acc,

@@ -57,6 +57,7 @@ int cc_pipe_queueable(const cc_event *ev);
 typedef struct cc_pipe_stats {
     unsigned long long queued, direct, drains_by_producers, full_waits;
     unsigned long long handled_ns; /* sink time on the background thread */
+    unsigned long long wakeups;    /* the background thread's */
 } cc_pipe_stats;
 void cc_pipe_get_stats(const cc_pipe *p, cc_pipe_stats *out);
 

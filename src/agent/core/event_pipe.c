@@ -186,23 +186,6 @@ static void cc_pipe_direct(cc_pipe *p, const cc_event *ev)
     atomic_fetch_add_explicit(&p->direct, 1, memory_order_relaxed);
 }
 
-/* The slots the next pushes will write, fetched for writing now: the background thread read
- * them a lap ago, so each of their cache lines would otherwise be a miss on the program's
- * thread at its next launch, when the thread waits for it (three lines per event, a launch and
- * its access set four events or more). The prefetches overlap those misses with the program's
- * own work between its launches. */
-enum { CC_PIPE_PREFETCH_SLOTS = 6 };
-
-static void cc_pipe_prefetch_next(const cc_pipe *p, uint64_t pos)
-{
-    for (uint64_t i = 0; i < CC_PIPE_PREFETCH_SLOTS; i++) {
-        const char *s = (const char *)&p->slots[(pos + i) & p->mask];
-        for (size_t off = 0; off < sizeof(cc_pipe_slot); off += 64) {
-            __builtin_prefetch(s + off, 1, 3);
-        }
-    }
-}
-
 /* Queues evs[0..n) (1 <= n <= size / 2) in consecutive positions claimed with one
  * compare-and-swap: a launch and its access set cost one claim, not one per event. Slots are
  * freed in order, so the run's last slot free for this lap means all of them are. */
@@ -236,7 +219,6 @@ static void cc_pipe_enqueue(cc_pipe *p, const cc_event *evs, size_t n)
         s->ev = evs[i];
         atomic_store_explicit(&s->seq, pos + i + 1, memory_order_release);
     }
-    cc_pipe_prefetch_next(p, pos + n);
     /* Half full: wake the thread rather than let it sleep out its interval. Looked at when the
      * run crosses a multiple of 64 only: `head` is the thread's cache line. */
     if (((pos + n - 1) & ~(uint64_t)63) != ((pos - 1) & ~(uint64_t)63) &&
@@ -269,10 +251,11 @@ void cc_pipe_push(cc_pipe *p, const cc_event *evs, size_t n)
 /* The next sleep of the background thread (20 us to 1 ms), from the last one and the events
  * its wake-up found (n): longer while a wake-up finds less than 1/32 of the ring, shorter while
  * it finds more than 1/8. Each timed wait costs kernel time (a timer armed, two context
- * switches; in a virtual machine, exits to the hypervisor): waking every 20 us while events
- * kept coming took 15% of a launch-bound PyTorch step's process CPU under streamcheck (H200,
- * 2,700 launches and 11,600 events per step), for batches far smaller than the ring. A ring
- * that gets half full wakes the thread at once, whatever its sleep. */
+ * switches; in a virtual machine, exits to the hypervisor): sleeping 20 us whenever events had
+ * come woke it tens of thousands of times a second during a launch-bound PyTorch step under
+ * streamcheck (H200, 2,700 launches and 11,600 events per step), for batches far smaller than
+ * the ring; following the load, 24,721 times in the whole 200-step run. A ring that gets half
+ * full wakes the thread at once, whatever its sleep. */
 static long cc_pipe_next_sleep(const cc_pipe *p, long sleep_ns, uint64_t n)
 {
     enum { CC_PIPE_SLEEP_MIN = 20000, CC_PIPE_SLEEP_MAX = 1000000 };

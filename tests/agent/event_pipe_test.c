@@ -3,9 +3,11 @@
  * checks that it never runs twice at a time, that every event arrives exactly once, that each
  * thread's events arrive in the order pushed, with their kernel names, and that an event handed
  * on at once comes after everything its thread queued before it. Rings small enough to fill, a
- * sink slow enough to fall behind, stop with work queued, a bounded drain and the fork hooks. */
+ * sink slow enough to fall behind, stop with work queued, a bounded drain, the fork hooks, and
+ * the thread's signal mask (all blocked but the one cc_pipe_allow_signal names). */
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +294,46 @@ static void fork_hooks(void)
     cc_pipe_destroy(p);
 }
 
+/* The background thread's signal mask, seen from the sink (which runs on it): every signal
+ * blocked, but the one cc_pipe_allow_signal named. */
+static int mask_usr1_blocked = -1, mask_usr2_blocked = -1;
+
+static void mask_sink(const cc_event *evs, size_t n, void *arg)
+{
+    (void)evs, (void)n, (void)arg;
+    sigset_t cur;
+    if (pthread_sigmask(SIG_BLOCK, NULL, &cur) == 0) {
+        mask_usr1_blocked = sigismember(&cur, SIGUSR1);
+        mask_usr2_blocked = sigismember(&cur, SIGUSR2);
+    }
+}
+
+static void thread_mask(int allow)
+{
+    mask_usr1_blocked = mask_usr2_blocked = -1;
+    cc_pipe *p = cc_pipe_create(4, mask_sink, NULL);
+    CHECK(p != NULL, "create");
+    if (p == NULL) {
+        return;
+    }
+    if (allow) {
+        cc_pipe_allow_signal(p, SIGUSR1);
+    }
+    CHECK(cc_pipe_start(p) == 0, "start");
+    cc_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.h.kind = CC_EV_ACCESS; /* queued: the thread hands it on */
+    cc_pipe_push(p, &ev, 1);
+    for (int i = 0; i < 2000 && mask_usr1_blocked < 0; i++) {
+        usleep(1000);
+    }
+    CHECK(mask_usr1_blocked == (allow ? 0 : 1), "SIGUSR1 %s in the thread (allow %d): %d",
+          allow ? "unblocked" : "blocked", allow, mask_usr1_blocked);
+    CHECK(mask_usr2_blocked == 1, "SIGUSR2 blocked in the thread (allow %d): %d", allow,
+          mask_usr2_blocked);
+    cc_pipe_destroy(p);
+}
+
 int main(void)
 {
     for (int i = 0; i < NAMES; i++) {
@@ -304,6 +346,8 @@ int main(void)
     stop_with_backlog();
     bounded_drain();
     fork_hooks();
+    thread_mask(0);
+    thread_mask(1);
     if (failures != 0) {
         fprintf(stderr, "event_pipe_test: %d failure(s)\n", failures);
         return 1;

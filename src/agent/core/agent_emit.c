@@ -18,6 +18,8 @@
 #include "agent/core/self_time.h"
 #include "agent/core/agent_knobs.h"
 #include "agent/core/agent_plugin.h"
+#include "agent/core/self_profile.h"
+#include <signal.h>
 
 static cc_pipe *cc_pipe_g; /* NULL: every event is handed on at once */
 
@@ -120,6 +122,9 @@ void cc_agent_events_start(void)
         return;
     }
     cc_pipe *p = cc_pipe_create(12, cc_agent_hand_on, NULL);
+    if (p != NULL && cc_self_profile_on()) {
+        cc_pipe_allow_signal(p, SIGPROF); /* else its samples land on other threads */
+    }
     if (p == NULL || cc_pipe_start(p) != 0) {
         cc_agent_note("no event thread (out of memory or threads): events are analysed on the "
                       "program's threads");

@@ -36,6 +36,7 @@ struct cc_pipe {
     void *arg;
     pthread_t thread;
     atomic_int running, stop;
+    int allowed_signal; /* left unblocked in the thread (0: none) */
     pthread_mutex_t wake_lock;
     pthread_cond_t wake;
     /* Events queued: queued_before plus tail (a counter of its own, bumped by every producer,
@@ -310,7 +311,10 @@ int cc_pipe_start(cc_pipe *p)
     atomic_store(&p->stop, 0);
     sigset_t all, old;
     sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old); /* the thread inherits a fully blocked mask */
+    if (p->allowed_signal != 0) {
+        sigdelset(&all, p->allowed_signal);
+    }
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* the thread inherits a blocked mask */
     int rc = pthread_create(&p->thread, NULL, cc_pipe_main, p);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
@@ -319,6 +323,11 @@ int cc_pipe_start(cc_pipe *p)
     pthread_setname_np(p->thread, "cucheck-events");
     atomic_store_explicit(&p->running, 1, memory_order_release);
     return 0;
+}
+
+void cc_pipe_allow_signal(cc_pipe *p, int sig)
+{
+    p->allowed_signal = sig;
 }
 
 int cc_pipe_running(const cc_pipe *p)

@@ -26,6 +26,9 @@ void cc_pipe_destroy(cc_pipe *p);
 /* Starts the background thread (signals blocked in it). 0 on success; -1 and the pipe stays
  * synchronous otherwise. */
 int cc_pipe_start(cc_pipe *p);
+/* Before cc_pipe_start: sig stays unblocked in the thread (the agent's sampling profile, whose
+ * handler only counts, so that the thread's own time is sampled where it is spent). */
+void cc_pipe_allow_signal(cc_pipe *p, int sig);
 /* Hands on what is queued and joins the thread; later pushes are handed on at once. */
 void cc_pipe_stop(cc_pipe *p);
 int cc_pipe_running(const cc_pipe *p);

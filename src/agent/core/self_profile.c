@@ -112,6 +112,11 @@ void cc_self_profile_start(void)
     }
 }
 
+int cc_self_profile_on(void)
+{
+    return atomic_load(&cc_prof_on);
+}
+
 typedef struct cc_prof_object {
     const void *base;
     const char *name;

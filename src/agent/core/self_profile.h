@@ -9,6 +9,7 @@
 #define CUCHECK_AGENT_SELF_PROFILE_H
 
 void cc_self_profile_start(void);  /* reads CUCHECK_SELF_PROFILE */
+int cc_self_profile_on(void);      /* the timer runs: agent threads should take SIGPROF too */
 void cc_self_profile_report(void); /* stderr; once, at exit */
 
 #endif

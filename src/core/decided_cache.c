@@ -19,6 +19,9 @@ typedef struct cc_decided {
 static atomic_uint cc_decided_gen = 1;
 static _Thread_local cc_decided cc_decided_tab[CC_DECIDED_WAYS];
 static _Thread_local int cc_decided_steady_flag;
+/* This thread remembered a launch once: a client that never marks a "no" steady (streamcheck,
+ * whose decisions depend on the arguments) pays no key hash on its launches. */
+static _Thread_local int cc_decided_used;
 
 _Static_assert(sizeof(cc_decided_key) == sizeof(void *) + 6 * sizeof(uint32_t),
                "cc_decided_key has no padding: keys compare with memcmp");
@@ -35,6 +38,9 @@ static cc_decided *entry_of(const cc_decided_key *k)
 
 int cc_decided_hit(const cc_decided_key *k)
 {
+    if (!cc_decided_used) {
+        return 0;
+    }
     const cc_decided *e = entry_of(k);
     unsigned gen = atomic_load_explicit(&cc_decided_gen, memory_order_acquire);
     return e->gen == gen && memcmp(&e->key, k, sizeof *k) == 0;
@@ -46,6 +52,7 @@ void cc_decided_remember(const cc_decided_key *k)
         return;
     }
     cc_decided *e = entry_of(k);
+    cc_decided_used = 1;
     e->key = *k;
     e->gen = atomic_load_explicit(&cc_decided_gen, memory_order_relaxed);
 }
